@@ -1,0 +1,55 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { randomUUID } from 'node:crypto';
+import type { Container } from './container.js';
+import { authPlugin } from './plugins/auth.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { httpPlugin } from './plugins/http.js';
+import { metricsPlugin } from './plugins/metrics.js';
+import { openapiPlugin } from './plugins/openapi.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { healthRoutes } from './routes/health.routes.js';
+import { v1Routes } from './routes/v1/index.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export type App = FastifyInstance;
+
+/** Builds the HTTP app on a ready container. The caller listens (server.ts) or injects (tests). */
+export async function buildApp(container: Container): Promise<App> {
+  const { config } = container;
+  const app = Fastify({
+    loggerInstance: container.logger as FastifyBaseLogger,
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('deps', container);
+
+  await app.register(errorsPlugin);
+  await app.register(httpPlugin);
+  await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } });
+  await app.register(cors, {
+    origin: config.corsOrigins === true ? true : [...config.corsOrigins],
+    credentials: true,
+    exposedHeaders: ['x-request-id', 'x-cache', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+  });
+  await app.register(metricsPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(authPlugin);
+  await app.register(openapiPlugin);
+
+  await app.register(healthRoutes);
+  await app.register(v1Routes, { prefix: '/api/v1' });
+
+  await app.ready();
+  return app;
+}

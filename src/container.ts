@@ -1,0 +1,94 @@
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.js';
+import { createDb, createPool, migrateToLatest, type Db } from './db/client.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { MemoryCache, RedisCache, type Cache } from './infra/cache.js';
+import { jobDefinitions } from './jobs/index.js';
+import { JobQueue } from './jobs/queue.js';
+import { createQueues, startWorkers } from './jobs/registry.js';
+import { createRpcClient } from './providers/rpc/client.js';
+import type { PublicClient } from 'viem';
+
+/** Everything a route, service or job needs from the outside world. */
+export interface Deps {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly pool: pg.Pool;
+  readonly db: Db;
+  readonly cache: Cache;
+  /** Present when REDIS_URL is set: shared cache and rate-limit store. */
+  readonly redis: Redis | undefined;
+  readonly jobs: JobQueue;
+  /** Present when ETH_RPC_URL is set: EIP-1271 signatures, balances, chain events. */
+  readonly rpc: PublicClient | undefined;
+}
+
+export interface Container extends Deps {
+  /** Starts the job workers (and their schedules) in this process. */
+  startWorkers(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ContainerOptions {
+  logger?: Logger;
+}
+
+/** Composition root: the database (embedded when no DATABASE_URL), migrations, cache, jobs. */
+export async function createContainer(config: Config, options: ContainerOptions = {}): Promise<Container> {
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    const dir = path.join(config.dataDir, 'pg');
+    logger.info({ dir, port: config.embeddedPgPort }, 'starting embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres(dir, config.embeddedPgPort);
+    databaseUrl = embedded.url;
+  }
+
+  const pool = createPool(databaseUrl, { max: config.dbPoolMax, statementTimeoutMs: config.statementTimeoutMs });
+  const db = createDb(pool);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false, lazyConnect: true }) : undefined;
+  const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'ens-market-jobs', supervise: config.jobsEnabled, schedule: config.jobsEnabled });
+  boss.on('error', (err) => logger.error({ err }, 'job queue error'));
+
+  try {
+    const applied = await migrateToLatest(db);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    if (redis) await redis.connect();
+    await boss.start();
+    await createQueues(boss, jobDefinitions);
+  } catch (err) {
+    await Promise.allSettled([db.destroy(), boss.stop({ graceful: false }), redis?.quit()]);
+    await embedded?.stop();
+    throw err;
+  }
+
+  const deps: Deps = {
+    config,
+    logger,
+    pool,
+    db,
+    cache: redis ? new RedisCache(redis, `${config.redisPrefix}cache:`) : new MemoryCache(),
+    redis,
+    jobs: new JobQueue(boss),
+    rpc: createRpcClient(config),
+  };
+
+  let closed = false;
+  return {
+    ...deps,
+    startWorkers: () => startWorkers(boss, deps, jobDefinitions),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await boss.stop({ graceful: true, timeout: 5000, wait: true }).catch((err) => logger.warn({ err }, 'job queue stop failed'));
+      await db.destroy();
+      await redis?.quit().catch(() => undefined);
+      await embedded?.stop();
+    },
+  };
+}

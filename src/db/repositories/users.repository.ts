@@ -1,0 +1,44 @@
+import type { Executor } from '../client.js';
+import type { User } from '../schema.js';
+
+const COLUMNS = ['id', 'address', 'email', 'email_verified_at', 'telegram', 'discord', 'created_at', 'updated_at'] as const;
+
+export async function findUserById(db: Executor, id: number): Promise<User | undefined> {
+  return db.selectFrom('users').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserByAddress(db: Executor, address: string): Promise<User | undefined> {
+  return db.selectFrom('users').select(COLUMNS).where('address', '=', address.toLowerCase()).executeTakeFirst();
+}
+
+/** The user of an address, created on first sign-in. */
+export async function upsertUserByAddress(db: Executor, address: string): Promise<User> {
+  return db
+    .insertInto('users')
+    .values({ address: address.toLowerCase() })
+    .onConflict((oc) => oc.column('address').doUpdateSet({ updated_at: new Date() }))
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export interface ProfileChanges {
+  email?: string;
+  emailVerifiedAt?: Date | null;
+  telegram?: string | null;
+  discord?: string | null;
+}
+
+export async function updateUser(db: Executor, id: number, changes: ProfileChanges): Promise<User | undefined> {
+  return db
+    .updateTable('users')
+    .set({
+      ...(changes.email !== undefined ? { email: changes.email } : {}),
+      ...(changes.emailVerifiedAt !== undefined ? { email_verified_at: changes.emailVerifiedAt } : {}),
+      ...(changes.telegram !== undefined ? { telegram: changes.telegram } : {}),
+      ...(changes.discord !== undefined ? { discord: changes.discord } : {}),
+      updated_at: new Date(),
+    })
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirst();
+}

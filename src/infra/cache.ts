@@ -1,0 +1,78 @@
+import { LRUCache } from 'lru-cache';
+import type { Redis } from 'ioredis';
+
+/**
+ * The shared response cache: an in-process LRU by default, Redis when REDIS_URL is set so that
+ * several instances share entries. Values are JSON; a caller never gets another caller's object.
+ */
+export interface Cache {
+  readonly kind: 'memory' | 'redis';
+  get<T>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown, ttlSeconds: number): Promise<void>;
+  del(key: string): Promise<void>;
+  /** Deletes every key that starts with the prefix. */
+  delPrefix(prefix: string): Promise<void>;
+}
+
+/** Returns the cached value for `key`, or computes, stores and returns it. */
+export async function cached<T>(cache: Cache, key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T> {
+  const hit = await cache.get<T>(key);
+  if (hit !== undefined) return hit;
+  const value = await compute();
+  await cache.set(key, value, ttlSeconds);
+  return value;
+}
+
+export class MemoryCache implements Cache {
+  readonly kind = 'memory' as const;
+  private readonly lru: LRUCache<string, string>;
+
+  constructor(maxEntries = 10_000, maxBytes = 64 * 1024 * 1024) {
+    this.lru = new LRUCache({ max: maxEntries, maxSize: maxBytes, sizeCalculation: (v) => v.length || 1 });
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const raw = this.lru.get(key);
+    return raw === undefined ? undefined : (JSON.parse(raw) as T);
+  }
+
+  async set(key: string, value: unknown, ttlSeconds: number): Promise<void> {
+    this.lru.set(key, JSON.stringify(value), { ttl: ttlSeconds * 1000 });
+  }
+
+  async del(key: string): Promise<void> {
+    this.lru.delete(key);
+  }
+
+  async delPrefix(prefix: string): Promise<void> {
+    for (const key of this.lru.keys()) if (key.startsWith(prefix)) this.lru.delete(key);
+  }
+}
+
+export class RedisCache implements Cache {
+  readonly kind = 'redis' as const;
+
+  constructor(private readonly redis: Redis, private readonly namespace = 'ensm:cache:') {}
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const raw = await this.redis.get(this.namespace + key);
+    return raw === null ? undefined : (JSON.parse(raw) as T);
+  }
+
+  async set(key: string, value: unknown, ttlSeconds: number): Promise<void> {
+    await this.redis.set(this.namespace + key, JSON.stringify(value), 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+  }
+
+  async del(key: string): Promise<void> {
+    await this.redis.del(this.namespace + key);
+  }
+
+  async delPrefix(prefix: string): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.namespace}${prefix}*`, 'COUNT', 500);
+      if (keys.length > 0) await this.redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+}

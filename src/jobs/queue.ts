@@ -1,0 +1,38 @@
+import { CompiledQuery } from 'kysely';
+import PgBoss from 'pg-boss';
+import type { Executor } from '../db/client.js';
+
+/**
+ * Payload type per job name. Each handler module adds its own entry:
+ * `declare module '../queue.js' { interface JobPayloads { 'mail.send': { to: string } } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface JobPayloads {}
+export type JobName = keyof JobPayloads & string;
+
+export interface SendOptions {
+  /** Enqueue inside this transaction: the job exists only if the transaction commits. */
+  trx?: Executor;
+  startAfter?: Date | number;
+  singletonKey?: string;
+}
+
+/** Thin, typed face of pg-boss for the rest of the code. */
+export class JobQueue {
+  constructor(readonly boss: PgBoss) {}
+
+  async send<N extends JobName>(name: N, payload: JobPayloads[N], options: SendOptions = {}): Promise<string | null> {
+    const { trx, ...rest } = options;
+    return this.boss.send(name, payload as object, { ...rest, ...(trx ? { db: executorAsBossDb(trx) } : {}) });
+  }
+}
+
+/** Lets pg-boss run its INSERT on our Kysely transaction. */
+function executorAsBossDb(executor: Executor): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[]) {
+      const result = await executor.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: result.rows as unknown[] };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { ens_normalize, ens_tokenize } from '@adraffy/ens-normalize';
+import { labelhash, namehash } from 'viem';
+
+/** A .eth second-level name in every form the service stores. */
+export interface EthName {
+  /** normalized full name, e.g. `abc.eth` */
+  name: string;
+  /** normalized label, e.g. `abc` */
+  label: string;
+  labelhash: `0x${string}`;
+  namehash: `0x${string}`;
+  /** ERC-721 token id of the base registrar: uint256(labelhash), decimal */
+  tokenId: string;
+  /** ERC-1155 token id of the NameWrapper: uint256(namehash), decimal */
+  wrappedTokenId: string;
+  hasEmoji: boolean;
+}
+
+export class InvalidNameError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidNameError';
+  }
+}
+
+/** ENSIP-15 normalization; the normalizer's messages are safe to show to users. */
+export function normalizeName(input: string): string {
+  try {
+    return ens_normalize(input);
+  } catch (e) {
+    throw new InvalidNameError(e instanceof Error ? e.message : 'invalid name');
+  }
+}
+
+/**
+ * Accepts `abc`, `abc.eth`, `ABC.eth`; returns the .eth second-level name, or throws
+ * InvalidNameError for subnames, empty labels, unknown-labelhash labels and names that do not normalize.
+ */
+export function parseEthName(input: string): EthName {
+  const trimmed = input.trim();
+  const withTld = /\.eth$/i.test(trimmed) ? trimmed : `${trimmed}.eth`;
+  const name = normalizeName(withTld);
+  const parts = name.split('.');
+  if (parts.length !== 2 || parts[1] !== 'eth' || parts[0] === '') {
+    throw new InvalidNameError('only .eth second-level names are supported');
+  }
+  const label = parts[0];
+  if (/^\[[0-9a-f]{64}\]$/.test(label)) throw new InvalidNameError('unknown labelhash, not a name');
+  const lh = labelhash(label);
+  const nh = namehash(name);
+  return {
+    name,
+    label,
+    labelhash: lh,
+    namehash: nh,
+    tokenId: BigInt(lh).toString(),
+    wrappedTokenId: BigInt(nh).toString(),
+    hasEmoji: ens_tokenize(label).some((t) => t.type === 'emoji'),
+  };
+}
+
+/** The label of a name given with or without `.eth`, normalized; throws InvalidNameError. */
+export function parseLabel(input: string): string {
+  return parseEthName(input).label;
+}
+
+/** Length in user-perceived characters (an emoji with modifiers counts once). */
+export function labelLength(label: string): number {
+  return [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(label)].length;
+}

@@ -1,0 +1,40 @@
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import { verifyAccessToken, type AuthUser } from '../services/tokens.js';
+import './types.js';
+
+/**
+ * The one place authentication is enforced. Each route declares `config.auth`; a missing token
+ * on a required route, or a bad token on a required or optional route, is 401.
+ */
+export const authPlugin = fp(async (app) => {
+  app.decorateRequest('user', null);
+
+  app.addHook('onRequest', async (request) => {
+    const level = request.routeOptions.config.auth ?? 'none';
+    if (level === 'none') return;
+    const header = request.headers.authorization;
+    if (header === undefined || header === '') {
+      if (level === 'required') throw new AppError('UNAUTHORIZED', 'Authentication required');
+      return;
+    }
+    const match = /^Bearer ([A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]*)$/.exec(header);
+    const user = match ? await verifyAccessToken(app.deps.config, match[1]) : undefined;
+    if (!user) throw new AppError('UNAUTHORIZED', 'Invalid or expired token');
+    request.user = user;
+  });
+
+  // The OpenAPI document shows which routes take a bearer token.
+  app.addHook('onRoute', (route) => {
+    const level = route.config?.auth ?? 'none';
+    if (level === 'none' || !route.schema) return;
+    route.schema = { ...route.schema, security: [{ bearerAuth: [] }] } as typeof route.schema;
+  });
+}, { name: 'auth' });
+
+/** The caller on a required-auth route (the hook has already refused anonymous requests). */
+export function requireUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw new AppError('UNAUTHORIZED');
+  return request.user;
+}

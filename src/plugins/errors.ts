@@ -1,0 +1,74 @@
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode } from '../errors.js';
+import { meta } from '../lib/envelope.js';
+
+type ValidationIssue = NonNullable<FastifyError['validation']>[number];
+
+function fieldOf(context: string | undefined, issue: ValidationIssue | undefined): string {
+  const where = context === 'querystring' ? 'query' : context ?? 'request';
+  if (!issue) return where;
+  const path = issue.instancePath.split('/').filter(Boolean);
+  const params = issue.params as Record<string, unknown>;
+  if (typeof params.missingProperty === 'string') path.push(params.missingProperty);
+  if (typeof params.additionalProperty === 'string') path.push(params.additionalProperty);
+  return [where, ...path].join('.');
+}
+
+/** Maps anything thrown to our code catalogue. Unknown errors become INTERNAL_ERROR. */
+function toAppError(error: FastifyError | AppError | Error): AppError {
+  if (error instanceof AppError) return error;
+  const fe = error as FastifyError;
+  if (fe.validation) {
+    const issue = fe.validation[0];
+    const field = fieldOf(fe.validationContext, issue);
+    const text = issue?.message ?? 'is invalid';
+    return new AppError('VALIDATION_ERROR', `${field} ${text}`, { field, issues: fe.validation.map((i) => ({ field: fieldOf(fe.validationContext, i), message: i.message })) });
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('VALIDATION_ERROR', 'Body is not valid JSON', { field: 'body' });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type; send application/json');
+    default:
+      break;
+  }
+  if (fe.statusCode === 429) return new AppError('RATE_LIMITED', fe.message);
+  if (fe.statusCode !== undefined && fe.statusCode >= 400 && fe.statusCode < 500) {
+    const byStatus: Record<number, ErrorCode> = { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+    return new AppError(byStatus[fe.statusCode] ?? 'VALIDATION_ERROR', fe.message);
+  }
+  return new AppError('INTERNAL_ERROR');
+}
+
+export function errorBody(error: AppError) {
+  return {
+    success: false as const,
+    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    meta: meta(),
+  };
+}
+
+/** One error handler for the whole app: the envelope, never a stack trace or a 5xx's internals. */
+export const errorsPlugin = fp(async (app) => {
+  app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error);
+    if (appError.statusCode >= 500) {
+      request.log.error({ err: error, reqId: request.id }, 'request failed');
+    } else {
+      request.log.info({ code: appError.code, reqId: request.id }, appError.message);
+    }
+    if (appError.code === 'RATE_LIMITED') {
+      const retryAfter = reply.getHeader('retry-after');
+      if (retryAfter === undefined) reply.header('retry-after', '60');
+    }
+    return reply.code(appError.statusCode).header('cache-control', 'no-store').send(errorBody(appError));
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    return reply.code(404).send(errorBody(new AppError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`)));
+  });
+}, { name: 'errors' });

@@ -1,0 +1,20 @@
+import type { Deps } from '../container.js';
+import type { AuthUser } from '../services/tokens.js';
+
+export type AuthLevel = 'required' | 'optional' | 'none';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Authentication level of the route (interface document, "Authentication"). Default none. */
+    auth?: AuthLevel;
+    /** Seconds a client or proxy may cache a successful GET; absent means `no-store`. */
+    cacheSeconds?: number;
+  }
+  interface FastifyRequest {
+    /** The caller when a valid bearer token was sent, else null. */
+    user: AuthUser | null;
+  }
+  interface FastifyInstance {
+    deps: Deps;
+  }
+}

@@ -1,0 +1,13 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/client.js';
+
+/**
+ * Readiness probe of the search index: a trigram lookup that must be answered by the GIN index
+ * on labels, under a short statement timeout.
+ */
+export async function pingSearchIndex(db: Db, timeoutMs: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL statement_timeout = ${sql.lit(timeoutMs)}`.execute(trx);
+    await sql`SELECT id FROM ens_names WHERE label LIKE '%eth%' LIMIT 1`.execute(trx);
+  });
+}
