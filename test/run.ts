@@ -7,7 +7,7 @@
  *   tsx test/run.ts test/foo.test.ts  some files
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,6 +47,7 @@ let tmp: string | undefined;
 let adminUrl = process.env.DATABASE_URL;
 if (!adminUrl) {
   tmp = mkdtempSync(path.join(tmpdir(), 'ensm-test-pg-'));
+  chmodSync(tmp, 0o755); // as root, PostgreSQL runs as the postgres user and must reach its directory
   const embedded = await startEmbeddedPostgres(path.join(tmp, 'pg'), await freePort(), { persistent: false });
   stopEmbedded = embedded.stop;
   adminUrl = embedded.url;

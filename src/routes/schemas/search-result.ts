@@ -1,0 +1,48 @@
+import { Type, type Static } from 'typebox';
+import { Address, NullableTimestamp, Timestamp, Wei } from './common.js';
+
+const NullableWei = Type.Union([Wei, Type.Null()]);
+const NullableAddress = Type.Union([Address, Type.Null()]);
+
+/** An active listing as shown inside a search result, newest first. */
+export const ResultListing = Type.Object({
+  id: Type.Integer(),
+  price: Wei,
+  currency_address: Address,
+  seller_address: Address,
+  order_hash: Type.String(),
+  expires_at: NullableTimestamp,
+  source: Type.String(),
+  broker_address: NullableAddress,
+  broker_fee_bps: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+/**
+ * The standard search result: one name with its market and community figures. Used by global
+ * search, related search, trending and the name page, so a client renders them all alike.
+ */
+export const SearchResult = Type.Object({
+  id: Type.Integer(),
+  name: Type.String({ examples: ['apple.eth'] }),
+  token_id: Type.String({ description: 'ERC-721 token id of the base registrar, decimal' }),
+  owner: NullableAddress,
+  expiry_date: NullableTimestamp,
+  registration_date: NullableTimestamp,
+  clubs: Type.Array(Type.String()),
+  has_numbers: Type.Boolean(),
+  has_emoji: Type.Boolean(),
+  last_sale_date: NullableTimestamp,
+  last_sale_price: NullableWei,
+  last_sale_currency: NullableAddress,
+  listings: Type.Array(ResultListing),
+  highest_offer_wei: NullableWei,
+  highest_offer_currency: NullableAddress,
+  highest_offer_id: Type.Union([Type.Integer(), Type.Null()]),
+  upvotes: Type.Integer(),
+  downvotes: Type.Integer(),
+  net_score: Type.Integer(),
+  user_vote: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(-1), Type.Null()], { description: "the caller's vote; only present with a valid token" })),
+});
+export type SearchResult = Static<typeof SearchResult>;
+
+export { Timestamp };

@@ -1,0 +1,85 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/client.js';
+import type { SearchResult } from '../routes/schemas/search-result.js';
+import { iso } from '../lib/time.js';
+import { weiString } from '../lib/wei.js';
+
+/**
+ * Loads standard search results for name ids, in the order given. Three indexed queries whatever
+ * the page size: the names, their active unexpired listings, and (with a viewer) the viewer's votes.
+ * `viewerId` undefined means anonymous: `user_vote` is left out.
+ */
+export async function loadSearchResults(db: Executor, ids: readonly number[], viewerId?: number): Promise<SearchResult[]> {
+  if (ids.length === 0) return [];
+  const [names, listings, votes] = await Promise.all([
+    db
+      .selectFrom('ens_names')
+      .select([
+        'id', 'name', 'token_id', 'owner_address', 'expiry_date', 'registration_date', 'clubs', 'has_emoji',
+        'last_sale_date', 'last_sale_price_wei', 'last_sale_currency', 'highest_offer_wei', 'highest_offer_currency',
+        'highest_offer_id', 'upvotes', 'downvotes', 'net_score',
+        sql<boolean>`label ~ '[0-9]'`.as('has_numbers'),
+      ])
+      .where('id', 'in', ids)
+      .execute(),
+    db
+      .selectFrom('listings')
+      .select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'seller_address', 'order_hash', 'expires_at', 'source', 'broker_address', 'broker_fee_bps'])
+      .where('ens_name_id', 'in', ids)
+      .where('status', '=', 'active')
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
+    viewerId === undefined
+      ? Promise.resolve([])
+      : db.selectFrom('votes').select(['ens_name_id', 'vote']).where('user_id', '=', viewerId).where('ens_name_id', 'in', ids).execute(),
+  ]);
+
+  const listingsByName = new Map<number, SearchResult['listings']>();
+  for (const l of listings) {
+    const list = listingsByName.get(l.ens_name_id) ?? [];
+    list.push({
+      id: l.id,
+      price: weiString(l.price_wei),
+      currency_address: l.currency_address,
+      seller_address: l.seller_address,
+      order_hash: l.order_hash,
+      expires_at: iso(l.expires_at),
+      source: l.source,
+      broker_address: l.broker_address,
+      broker_fee_bps: l.broker_fee_bps,
+    });
+    listingsByName.set(l.ens_name_id, list);
+  }
+  const voteByName = new Map(votes.map((v) => [v.ens_name_id, v.vote as 1 | -1]));
+  const byId = new Map(names.map((n) => [n.id, n]));
+
+  return ids.flatMap((id) => {
+    const n = byId.get(id);
+    if (!n) return [];
+    const result: SearchResult = {
+      id: n.id,
+      name: n.name,
+      token_id: n.token_id,
+      owner: n.owner_address,
+      expiry_date: iso(n.expiry_date),
+      registration_date: iso(n.registration_date),
+      clubs: n.clubs,
+      has_numbers: n.has_numbers,
+      has_emoji: n.has_emoji,
+      last_sale_date: iso(n.last_sale_date),
+      last_sale_price: weiString(n.last_sale_price_wei),
+      last_sale_currency: n.last_sale_currency,
+      listings: listingsByName.get(id) ?? [],
+      highest_offer_wei: weiString(n.highest_offer_wei),
+      highest_offer_currency: n.highest_offer_currency,
+      highest_offer_id: n.highest_offer_id,
+      upvotes: n.upvotes,
+      downvotes: n.downvotes,
+      net_score: n.net_score,
+    };
+    if (viewerId !== undefined) result.user_vote = voteByName.get(id) ?? null;
+    return [result];
+  });
+}
