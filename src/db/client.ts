@@ -47,7 +47,7 @@ export function createDb(pool: pg.Pool): Db {
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** Applies every pending migration (each in its own transaction, serialised by Kysely's lock). */
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_DIR }),

@@ -1,4 +1,4 @@
-import type { JobDefinition } from './registry.js';
+import type { AnyJobDefinition } from './registry.js';
 
 /** Every job of the service, one line each. Start-up creates a queue and a worker per entry. */
-export const jobDefinitions: readonly JobDefinition<any>[] = [];
+export const jobDefinitions: readonly AnyJobDefinition[] = [];

@@ -13,13 +13,16 @@ export interface JobDefinition<N extends JobName = JobName> {
   schedule?: string;
 }
 
+/** Any one job definition (the list of all jobs holds different payload types). */
+export type AnyJobDefinition = { [N in JobName]: JobDefinition<N> }[JobName];
+
 /** Helps TypeScript tie a definition's handler to its payload type. */
 export function defineJob<N extends JobName>(definition: JobDefinition<N>): JobDefinition<N> {
   return definition;
 }
 
 /** Creates every queue (so jobs can be sent from any instance). */
-export async function createQueues(boss: PgBoss, definitions: readonly JobDefinition<any>[]): Promise<void> {
+export async function createQueues(boss: PgBoss, definitions: readonly AnyJobDefinition[]): Promise<void> {
   for (const def of definitions) {
     await boss.createQueue(def.name, {
       name: def.name,
@@ -31,10 +34,12 @@ export async function createQueues(boss: PgBoss, definitions: readonly JobDefini
 }
 
 /** Starts a worker (and its schedule) for every definition; jobs are fetched one at a time. */
-export async function startWorkers(boss: PgBoss, deps: Deps, definitions: readonly JobDefinition<any>[]): Promise<void> {
+export async function startWorkers(boss: PgBoss, deps: Deps, definitions: readonly AnyJobDefinition[]): Promise<void> {
   for (const def of definitions) {
     await boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {
-      for (const job of jobs) await def.handle(job.data, deps);
+      // pg-boss hands back what `send` stored for this queue, so the payload has this job's type.
+      const handle = def.handle as (payload: unknown, deps: Deps) => Promise<void>;
+      for (const job of jobs) await handle(job.data, deps);
     });
     if (def.schedule) await boss.schedule(def.name, def.schedule, {}, { tz: 'UTC' });
   }

@@ -19,7 +19,7 @@ export const authPlugin = fp(async (app) => {
       if (level === 'required') throw new AppError('UNAUTHORIZED', 'Authentication required');
       return;
     }
-    const match = /^Bearer ([A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]*)$/.exec(header);
+    const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/.exec(header);
     const user = match ? await verifyAccessToken(app.deps.config, match[1]) : undefined;
     if (!user) throw new AppError('UNAUTHORIZED', 'Invalid or expired token');
     request.user = user;

@@ -14,7 +14,7 @@ export const httpPlugin = fp(async (app) => {
       done(null, undefined);
       return;
     }
-    defaultJson(request, text, done);
+    void defaultJson(request, text, done);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
