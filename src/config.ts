@@ -38,6 +38,10 @@ export interface Config {
   readonly appUrl: string;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
+  /** Connection, greeting and socket timeout of one SMTP delivery. */
+  readonly smtpTimeoutMs: number;
+  /** First retry delay of a failed mail (doubling, with jitter, up to 10 retries). */
+  readonly mailRetryDelaySeconds: number;
   readonly llm: { readonly baseUrl: string | undefined; readonly apiKey: string | undefined; readonly model: string; readonly timeoutMs: number };
   readonly googleAds: {
     readonly baseUrl: string;
@@ -194,6 +198,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     appUrl: url(env, 'APP_URL', ['http:', 'https:']) ?? 'http://localhost:3001',
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: str(env, 'MAIL_FROM') ?? 'ENS Market <no-reply@localhost>',
+    smtpTimeoutMs: int(env, 'SMTP_TIMEOUT_MS', 20_000, 100, 120_000),
+    mailRetryDelaySeconds: int(env, 'MAIL_RETRY_DELAY_SECONDS', 30, 1, 3600),
     llm: {
       baseUrl: url(env, 'LLM_BASE_URL', ['http:', 'https:']),
       apiKey: str(env, 'LLM_API_KEY'),

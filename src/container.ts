@@ -10,6 +10,7 @@ import { MemoryCache, RedisCache, type Cache } from './infra/cache.js';
 import { jobDefinitions } from './jobs/index.js';
 import { JobQueue } from './jobs/queue.js';
 import { createQueues, startWorkers } from './jobs/registry.js';
+import { createMailProvider, type MailProvider } from './providers/mail/mail.provider.js';
 import { createRpcClient } from './providers/rpc/client.js';
 import type { PublicClient } from 'viem';
 
@@ -25,6 +26,8 @@ export interface Deps {
   readonly jobs: JobQueue;
   /** Present when ETH_RPC_URL is set: EIP-1271 signatures, balances, chain events. */
   readonly rpc: PublicClient | undefined;
+  /** SMTP over SMTP_URL, else `.eml` files under DATA_DIR/mail. */
+  readonly mail: MailProvider;
 }
 
 export interface Container extends Deps {
@@ -76,6 +79,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     redis,
     jobs: new JobQueue(boss),
     rpc: createRpcClient(config),
+    mail: createMailProvider(config, logger),
   };
 
   let closed = false;

@@ -15,6 +15,10 @@ export interface SendOptions {
   trx?: Executor;
   startAfter?: Date | number;
   singletonKey?: string;
+  /** Per-job overrides of the queue's retry policy. */
+  retryLimit?: number;
+  retryDelay?: number;
+  retryBackoff?: boolean;
 }
 
 /** Thin, typed face of pg-boss for the rest of the code. */
