@@ -44,6 +44,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     CREATE INDEX refresh_tokens_family_idx ON refresh_tokens (family_id);
     CREATE INDEX refresh_tokens_user_idx ON refresh_tokens (user_id);
+    CREATE INDEX refresh_tokens_expires_idx ON refresh_tokens (expires_at);
 
     CREATE TABLE email_verification_tokens (
       id bigserial PRIMARY KEY,
@@ -55,6 +56,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX email_verification_tokens_user_idx ON email_verification_tokens (user_id);
+    CREATE INDEX email_verification_tokens_expires_idx ON email_verification_tokens (expires_at);
 
     -- .eth second-level names. Vote counts, highest offer, active-listing summary, last sale and
     -- clubs are denormalised here, kept current in the same transaction as the rows they summarise.
