@@ -1,11 +1,27 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth/auth.routes.js';
+import { awardsRoutes } from './awards/awards.routes.js';
+import { clubsRoutes } from './clubs/clubs.routes.js';
+import { leaderboardRoutes } from './leaderboard/leaderboard.routes.js';
+import { legendsRoutes } from './legends/legends.routes.js';
+import { subgraphRoutes } from './subgraph/subgraph.routes.js';
 import { userRoutes } from './users/users.routes.js';
+import { notificationRoutes } from './notifications/notifications.routes.js';
+import { trendingRoutes } from './trending/trending.routes.js';
 import { verificationRoutes } from './verification/verification.routes.js';
+import { voteRoutes } from './votes/votes.routes.js';
 
 /** Every /api/v1 route module, one line each. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes);
   await app.register(userRoutes);
   await app.register(verificationRoutes);
+  await app.register(voteRoutes);
+  await app.register(trendingRoutes);
+  await app.register(notificationRoutes);
+  await app.register(clubsRoutes);
+  await app.register(leaderboardRoutes);
+  await app.register(awardsRoutes);
+  await app.register(legendsRoutes);
+  await app.register(subgraphRoutes);
 };

@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+import { Limit, NullableTimestamp, Page, PaginationB, Timestamp } from '../../schemas/common.js';
+
+export const NotificationsQuery = Type.Object({
+  page: Page,
+  limit: Limit,
+  unreadOnly: Type.Boolean({ default: false, description: 'true: only unread notifications' }),
+});
+
+export const Notification = Type.Object({
+  id: Type.Integer(),
+  type: Type.String({ description: 'offer_received, offer_accepted, offer_rejected, offer_updated, offer_expired, listing_sold, listing_expired, listing_unfunded…', examples: ['offer_received'] }),
+  ensName: Type.Union([Type.String(), Type.Null()]),
+  ensTokenId: Type.Union([Type.String(), Type.Null()]),
+  metadata: Type.Record(Type.String(), Type.Unknown(), { description: 'offer or listing id, amounts in wei (strings), counterpart address…' }),
+  title: Type.String(),
+  message: Type.String(),
+  createdAt: Timestamp,
+  sentAt: NullableTimestamp,
+  readAt: NullableTimestamp,
+  isRead: Type.Boolean(),
+});
+
+export const NotificationList = Type.Object({
+  notifications: Type.Array(Notification),
+  pagination: PaginationB,
+  unreadCount: Type.Integer({ description: 'all unread notifications of the caller, whatever the filter' }),
+});
+
+export const ReadResult = Type.Object({ id: Type.Integer(), readAt: Timestamp });
+export const ReadAllResult = Type.Object({ updatedCount: Type.Integer({ description: 'notifications marked read by this request' }) });
+export const UnreadCount = Type.Object({ unreadCount: Type.Integer() });

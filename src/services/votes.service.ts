@@ -1,0 +1,169 @@
+import { sql } from 'kysely';
+import type { Deps } from '../container.js';
+import { AppError } from '../errors.js';
+import { InvalidNameError, parseEthName } from '../lib/ens.js';
+import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
+import { weiString } from '../lib/wei.js';
+
+export type VoteValue = 1 | -1 | 0;
+export type VoteSort = 'upvotes' | 'downvotes' | 'netScore';
+
+export interface VoteStats {
+  ensName: string;
+  upvotes: number;
+  downvotes: number;
+  netScore: number;
+  userVote: 1 | -1 | null;
+}
+
+export interface ActiveListingSummary {
+  id: number;
+  price_wei: string;
+  currency_address: string;
+  status: string;
+  source: string;
+}
+
+export interface VoteLeaderboardEntry {
+  id: number;
+  name: string;
+  tokenId: string;
+  ownerAddress: string | null;
+  upvotes: number;
+  downvotes: number;
+  netScore: number;
+  activeListing?: ActiveListingSummary;
+}
+
+/** Each sort reads one partial index over the names with at least one vote (0001, 0003). */
+const SORT_COLUMN = { netScore: 'net_score', upvotes: 'upvotes', downvotes: 'downvotes' } as const satisfies Record<VoteSort, string>;
+
+const HAS_VOTES = sql<boolean>`upvotes + downvotes > 0`;
+
+function asVote(v: number | undefined): 1 | -1 | null {
+  return v === 1 || v === -1 ? v : null;
+}
+
+/** Votes on names: one per user and name, changed in place; every cast is also an event. */
+export class VoteService {
+  constructor(private readonly deps: Deps) {}
+
+  /**
+   * Casts, changes (1 / -1) or removes (0) the caller's vote. The name row is locked first, so
+   * concurrent casts on one name serialize and its counts always equal its votes.
+   */
+  async cast(userId: number, ensName: string, vote: VoteValue): Promise<VoteStats> {
+    let name: string;
+    try {
+      name = parseEthName(ensName).name;
+    } catch (e) {
+      if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid ENS name: ${e.message}`, { field: 'body.ensName' });
+      throw e;
+    }
+    return this.deps.db.transaction().execute(async (trx) => {
+      const target = await trx.selectFrom('ens_names').select(['id', 'name']).where('name', '=', name).forNoKeyUpdate().executeTakeFirst();
+      if (!target) throw new AppError('ENS_NAME_NOT_FOUND', 'ENS name not found');
+      const current = await trx.selectFrom('votes').select('vote').where('user_id', '=', userId).where('ens_name_id', '=', target.id).executeTakeFirst();
+      const previous = current?.vote ?? 0;
+      const now = new Date();
+
+      if (vote === 0) {
+        if (current) await trx.deleteFrom('votes').where('user_id', '=', userId).where('ens_name_id', '=', target.id).execute();
+      } else if (current) {
+        await trx.updateTable('votes').set({ vote, updated_at: now }).where('user_id', '=', userId).where('ens_name_id', '=', target.id).execute();
+      } else {
+        await trx.insertInto('votes').values({ user_id: userId, ens_name_id: target.id, vote, created_at: now, updated_at: now }).execute();
+      }
+      await trx.insertInto('vote_events').values({ user_id: userId, ens_name_id: target.id, vote, previous_vote: previous, cast_at: now }).execute();
+
+      const up = (vote === 1 ? 1 : 0) - (previous === 1 ? 1 : 0);
+      const down = (vote === -1 ? 1 : 0) - (previous === -1 ? 1 : 0);
+      const counts = up === 0 && down === 0
+        ? await trx.selectFrom('ens_names').select(['upvotes', 'downvotes', 'net_score']).where('id', '=', target.id).executeTakeFirstOrThrow()
+        : await trx
+          .updateTable('ens_names')
+          .set({ upvotes: sql`upvotes + ${up}`, downvotes: sql`downvotes + ${down}` })
+          .where('id', '=', target.id)
+          .returning(['upvotes', 'downvotes', 'net_score'])
+          .executeTakeFirstOrThrow();
+      return { ensName: target.name, upvotes: counts.upvotes, downvotes: counts.downvotes, netScore: counts.net_score, userVote: asVote(vote) };
+    });
+  }
+
+  /** Counts of a name, and the viewer's vote when there is a viewer. A name that does not normalize does not exist. */
+  async stats(ensName: string, viewerId: number | undefined): Promise<VoteStats> {
+    let name: string;
+    try {
+      name = parseEthName(ensName).name;
+    } catch (e) {
+      if (e instanceof InvalidNameError) throw new AppError('ENS_NAME_NOT_FOUND', 'ENS name not found');
+      throw e;
+    }
+    const row = await this.deps.db.selectFrom('ens_names').select(['id', 'name', 'upvotes', 'downvotes', 'net_score']).where('name', '=', name).executeTakeFirst();
+    if (!row) throw new AppError('ENS_NAME_NOT_FOUND', 'ENS name not found');
+    const mine = viewerId === undefined
+      ? undefined
+      : await this.deps.db.selectFrom('votes').select('vote').where('user_id', '=', viewerId).where('ens_name_id', '=', row.id).executeTakeFirst();
+    return { ensName: row.name, upvotes: row.upvotes, downvotes: row.downvotes, netScore: row.net_score, userVote: asVote(mine?.vote) };
+  }
+
+  /**
+   * Names with at least one vote, by the chosen count (descending), ties by name id (ascending,
+   * the older record first), so the order is total and pages never overlap.
+   */
+  async leaderboard(page: number, limit: number, sortBy: VoteSort): Promise<{ leaderboard: VoteLeaderboardEntry[]; pagination: PageB }> {
+    const { db } = this.deps;
+    const column = SORT_COLUMN[sortBy];
+    const [rows, total] = await Promise.all([
+      db
+        .selectFrom('ens_names')
+        .select(['id', 'name', 'token_id', 'owner_address', 'upvotes', 'downvotes', 'net_score'])
+        .where(HAS_VOTES)
+        .orderBy(column, 'desc')
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .offset(offsetOf(page, limit))
+        .execute(),
+      db.selectFrom('ens_names').select((eb) => eb.fn.countAll<number>().as('n')).where(HAS_VOTES).executeTakeFirstOrThrow(),
+    ]);
+    const listings = await this.activeListings(rows.map((r) => r.id));
+    const leaderboard = rows.map((r): VoteLeaderboardEntry => {
+      const entry: VoteLeaderboardEntry = {
+        id: r.id,
+        name: r.name,
+        tokenId: r.token_id,
+        ownerAddress: r.owner_address,
+        upvotes: r.upvotes,
+        downvotes: r.downvotes,
+        netScore: r.net_score,
+      };
+      const listing = listings.get(r.id);
+      if (listing) entry.activeListing = listing;
+      return entry;
+    });
+    return { leaderboard, pagination: pageB(page, limit, Number(total.n)) };
+  }
+
+  /** The newest active, unexpired listing of each name (the one a buyer sees first). */
+  private async activeListings(ids: number[]): Promise<Map<number, ActiveListingSummary>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.deps.db
+      .selectFrom('listings')
+      .distinctOn('ens_name_id')
+      .select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'status', 'source'])
+      .where('ens_name_id', 'in', ids)
+      .where('status', '=', 'active')
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+      .orderBy('ens_name_id')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return new Map(rows.map((l) => [l.ens_name_id, {
+      id: l.id,
+      price_wei: weiString(l.price_wei),
+      currency_address: l.currency_address,
+      status: l.status,
+      source: l.source,
+    }]));
+  }
+}
