@@ -1,9 +1,13 @@
 import type { AnyJobDefinition } from './registry.js';
 import { purgeExpiredJob } from './handlers/maintenance.js';
 import { verifyEmailJob } from './handlers/mail-verify-email.js';
+import { leaderboardRefreshJob } from './handlers/leaderboard-refresh.job.js';
+import { clubsRefreshJob } from './handlers/clubs-refresh.job.js';
 
 /** Every job of the service, one line each. Start-up creates a queue and a worker per entry. */
 export const jobDefinitions: readonly AnyJobDefinition[] = [
   purgeExpiredJob,
   verifyEmailJob,
+  leaderboardRefreshJob,
+  clubsRefreshJob,
 ];

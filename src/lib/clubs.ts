@@ -11,7 +11,49 @@ export const BUILT_IN_CLUBS = [
   { name: '3-letters', description: 'Three letters, aaa to zzz (17,576 names)', test: (l: string) => /^[a-z]{3}$/.test(l) },
 ] as const;
 
+/** Club identifiers: what a CSV import may name a club, and what the leaderboard filter accepts. */
+export const CLUB_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$';
+const CLUB_NAME_RE = new RegExp(CLUB_NAME_PATTERN);
+
+export function isClubName(value: string): boolean {
+  return CLUB_NAME_RE.test(value);
+}
+
+const BUILT_IN_NAMES: ReadonlySet<string> = new Set(BUILT_IN_CLUBS.map((c) => c.name));
+
+export function isBuiltInClub(name: string): boolean {
+  return BUILT_IN_NAMES.has(name);
+}
+
 /** The built-in clubs a label belongs to, in catalogue order. */
 export function builtInClubsOf(label: string): string[] {
   return BUILT_IN_CLUBS.filter((c) => c.test(label)).map((c) => c.name);
+}
+
+/**
+ * The whole `clubs` value of a name: its built-in clubs in catalogue order, then the clubs of
+ * CSV lists that name its label, alphabetically. One canonical order, so "changed" is a plain
+ * array comparison.
+ */
+export function clubsOf(label: string, listed: readonly string[] = []): string[] {
+  const builtIn = builtInClubsOf(label);
+  const extra = [...new Set(listed)].filter((c) => !BUILT_IN_NAMES.has(c)).sort();
+  return [...builtIn, ...extra];
+}
+
+/**
+ * The labels of a club list file: one name per line (`abc` or `abc.eth`), or CSV whose first
+ * column is the name. Blank lines, `#` comments and a `name`/`label` header are skipped;
+ * surrounding quotes are removed.
+ */
+export function parseClubList(text: string): string[] {
+  const out: string[] = [];
+  for (const [i, line] of text.split(/\r?\n/).entries()) {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const first = (trimmed.startsWith('"') ? (/^"((?:[^"]|"")*)"/.exec(trimmed)?.[1] ?? '').replace(/""/g, '"') : trimmed.split(',')[0]).trim();
+    if (i === 0 && /^(name|label|ens_?name|domain)$/i.test(first)) continue;
+    if (first !== '') out.push(first);
+  }
+  return out;
 }

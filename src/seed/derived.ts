@@ -1,10 +1,16 @@
 import type { Db } from '../db/client.js';
+import { refreshClubs } from '../services/clubs.service.js';
+import { DEFAULT_HOLDER_PARAMS, refreshHolderLeaderboard } from '../services/leaderboard.service.js';
 
 /**
  * Set-based refreshes of derived data (aggregates, memberships, summaries) that the seed and the
  * bulk loaders run after writing base rows. Each feature adds its refresh here, one line each.
  */
-export const derivedRefreshes: ReadonlyArray<{ name: string; run(db: Db): Promise<void> }> = [];
+export const derivedRefreshes: ReadonlyArray<{ name: string; run(db: Db): Promise<void> }> = [
+  { name: 'club member counts', run: refreshClubs },
+  // default grace period and mainnet WETH; the scheduled job refreshes with the configured ones
+  { name: 'holder leaderboard', run: async (db) => void (await refreshHolderLeaderboard(db, DEFAULT_HOLDER_PARAMS)) },
+];
 
 export async function refreshDerived(db: Db): Promise<void> {
   for (const r of derivedRefreshes) await r.run(db);

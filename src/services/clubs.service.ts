@@ -1,0 +1,205 @@
+import { sql } from 'kysely';
+import type { Deps } from '../container.js';
+import type { Db, Executor } from '../db/client.js';
+import { AppError } from '../errors.js';
+import { BUILT_IN_CLUBS, clubsOf, isBuiltInClub, isClubName } from '../lib/clubs.js';
+import { InvalidNameError, parseLabel } from '../lib/ens.js';
+
+/**
+ * Club membership. A club is a row of `clubs`; membership is either a rule on the label
+ * (built-in clubs, lib/clubs.ts) or a row of `club_members` (CSV lists, by label). Each name
+ * carries the union in `ens_names.clubs` (GIN-indexed), and each club a maintained
+ * `member_count`: the number of names in the database that carry it.
+ *
+ * Whoever writes names (seed, chain sync) calls `syncClubsForNames(trx, ids)` in the same
+ * transaction; the scheduled `clubs.refresh` job re-checks every count.
+ */
+export interface Club {
+  name: string;
+  description: string;
+  source: 'rule' | 'csv';
+  member_count: number;
+}
+
+const CATALOGUE_ORDER = new Map<string, number>(BUILT_IN_CLUBS.map((c, i) => [c.name, i]));
+const BATCH = 5000;
+
+export class ClubsService {
+  constructor(private readonly deps: Pick<Deps, 'db'>) {}
+
+  /** Every club: built-in ones in catalogue order, then CSV clubs by name. */
+  async list(): Promise<Club[]> {
+    const rows = await this.deps.db.selectFrom('clubs').select(['name', 'description', 'source', 'member_count']).execute();
+    const rank = (c: Club) => CATALOGUE_ORDER.get(c.name) ?? Number.MAX_SAFE_INTEGER;
+    return rows.sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+}
+
+/** Upserts the built-in club catalogue; returns the clubs that did not exist yet. */
+export async function ensureBuiltInClubs(db: Executor): Promise<string[]> {
+  const rows = await db
+    .insertInto('clubs')
+    .values(BUILT_IN_CLUBS.map((c) => ({ name: c.name, description: c.description, source: 'rule' as const })))
+    .onConflict((oc) => oc.column('name').doUpdateSet({ description: (eb) => eb.ref('excluded.description') }).where('clubs.source', '=', 'rule'))
+    .returning(['name', sql<boolean>`xmax = 0`.as('inserted')])
+    .execute();
+  return rows.filter((r) => r.inserted).map((r) => r.name);
+}
+
+/**
+ * Recomputes `clubs` of the given names (rules + CSV lists) and the member counts of every club
+ * they entered or left. Call it inside the transaction that wrote the names: the club rows are
+ * locked and counted after the names are written, so concurrent writers cannot lose a count.
+ * Returns how many names changed.
+ */
+export async function syncClubsForNames(trx: Executor, ids: readonly number[]): Promise<number> {
+  let changed = 0;
+  const touched = new Set<string>();
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const result = await applyClubs(trx, ids.slice(i, i + BATCH));
+    changed += result.changed;
+    for (const c of result.touched) touched.add(c);
+  }
+  await recountClubs(trx, [...touched]);
+  return changed;
+}
+
+/** Writes the computed clubs of one batch of names; returns the clubs whose membership moved. */
+async function applyClubs(trx: Executor, ids: readonly number[]): Promise<{ changed: number; touched: string[] }> {
+  if (ids.length === 0) return { changed: 0, touched: [] };
+  const names = await trx.selectFrom('ens_names').select(['id', 'label', 'clubs']).where(sql<boolean>`id = ANY(${[...ids]}::bigint[])`).forUpdate().execute();
+  if (names.length === 0) return { changed: 0, touched: [] };
+  const listed = await trx
+    .selectFrom('club_members')
+    .select(['label', 'club'])
+    .where(sql<boolean>`label = ANY(${[...new Set(names.map((n) => n.label))]}::text[])`)
+    .execute();
+  const listedByLabel = new Map<string, string[]>();
+  for (const m of listed) listedByLabel.set(m.label, [...(listedByLabel.get(m.label) ?? []), m.club]);
+
+  const updates: { id: number; clubs: string[] }[] = [];
+  const touched = new Set<string>();
+  for (const n of names) {
+    const next = clubsOf(n.label, listedByLabel.get(n.label));
+    if (sameArray(next, n.clubs)) continue;
+    updates.push({ id: n.id, clubs: next });
+    for (const c of n.clubs) if (!next.includes(c)) touched.add(c);
+    for (const c of next) if (!n.clubs.includes(c)) touched.add(c);
+  }
+  if (updates.length > 0) {
+    await sql`
+      UPDATE ens_names n SET clubs = v.clubs, updated_at = now()
+      FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS v(id bigint, clubs text[])
+      WHERE n.id = v.id
+    `.execute(trx);
+  }
+  return { changed: updates.length, touched: [...touched] };
+}
+
+function sameArray(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * Sets `member_count` of the given clubs (all clubs when omitted) from the names that carry
+ * them. Each count is one GIN-index lookup. The club rows are locked first, so the count is
+ * taken after any concurrent writer of the same clubs has committed.
+ */
+export async function recountClubs(db: Executor, clubs?: readonly string[]): Promise<void> {
+  if (clubs !== undefined && clubs.length === 0) return;
+  const only = clubs === undefined ? sql`true` : sql`name = ANY(${[...clubs]}::text[])`;
+  await sql`SELECT name FROM clubs WHERE ${only} ORDER BY name FOR UPDATE`.execute(db);
+  await sql`
+    UPDATE clubs c SET member_count = x.n
+    FROM (
+      SELECT k.name, (SELECT count(*) FROM ens_names e WHERE e.clubs @> ARRAY[k.name]::text[])::int AS n
+      FROM clubs k WHERE ${only}
+    ) x
+    WHERE c.name = x.name AND c.member_count <> x.n
+  `.execute(db);
+}
+
+/**
+ * Recomputes `clubs` of every name, in batches of its own transactions (after a rule changed or
+ * a bulk load that wrote clubs itself), then every member count. Returns how many names changed.
+ */
+export async function resyncAllClubs(db: Db): Promise<number> {
+  let last = 0;
+  let changed = 0;
+  for (;;) {
+    const rows = await db.selectFrom('ens_names').select('id').where('id', '>', last).orderBy('id').limit(BATCH).execute();
+    if (rows.length === 0) break;
+    last = rows[rows.length - 1].id;
+    changed += await db.transaction().execute(async (trx) => (await applyClubs(trx, rows.map((r) => r.id))).changed);
+  }
+  await db.transaction().execute((trx) => recountClubs(trx));
+  return changed;
+}
+
+/** The refresh the seed and the scheduled job run: catalogue present, every count exact. */
+export async function refreshClubs(db: Db): Promise<void> {
+  await ensureBuiltInClubs(db);
+  await db.transaction().execute((trx) => recountClubs(trx));
+}
+
+export interface ImportResult {
+  club: string;
+  /** distinct valid labels in the list */
+  labels: number;
+  added: number;
+  removed: number;
+  /** names in the database whose clubs changed */
+  namesUpdated: number;
+  invalid: { value: string; reason: string }[];
+}
+
+/**
+ * Makes the CSV club `club` list exactly `values` (names or labels; `.eth` optional): members
+ * not in the list leave, new ones join, and the names concerned are updated, in one transaction.
+ */
+export async function importClub(db: Db, club: string, values: readonly string[], description?: string): Promise<ImportResult> {
+  if (!isClubName(club)) throw new AppError('VALIDATION_ERROR', 'club name must be 1 to 64 letters, digits, "-" or "_"', { field: 'club' });
+  if (isBuiltInClub(club)) throw new AppError('CONFLICT', `"${club}" is a built-in club; its members follow a rule`);
+  const labels = new Set<string>();
+  const invalid: ImportResult['invalid'] = [];
+  for (const value of values) {
+    try {
+      labels.add(parseLabel(value));
+    } catch (e) {
+      if (!(e instanceof InvalidNameError)) throw e;
+      invalid.push({ value, reason: e.message });
+    }
+  }
+
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('clubs')
+      .values({ name: club, description: description ?? '', source: 'csv' })
+      .onConflict((oc) => oc.column('name').doUpdateSet(description === undefined ? { source: 'csv' } : { description }).where('clubs.source', '=', 'csv'))
+      .returning('name')
+      .executeTakeFirst();
+    if (!row) throw new AppError('CONFLICT', `"${club}" is a built-in club; its members follow a rule`);
+
+    const existing = new Set((await trx.selectFrom('club_members').select('label').where('club', '=', club).execute()).map((r) => r.label));
+    const added = [...labels].filter((l) => !existing.has(l));
+    const removed = [...existing].filter((l) => !labels.has(l));
+    for (let i = 0; i < removed.length; i += BATCH) {
+      await trx.deleteFrom('club_members').where('club', '=', club).where(sql<boolean>`label = ANY(${removed.slice(i, i + BATCH)}::text[])`).execute();
+    }
+    for (let i = 0; i < added.length; i += BATCH) {
+      await sql`INSERT INTO club_members (club, label) SELECT ${club}, unnest(${added.slice(i, i + BATCH)}::text[]) ON CONFLICT DO NOTHING`.execute(trx);
+    }
+
+    const moved = [...added, ...removed];
+    let namesUpdated = 0;
+    const touched = new Set<string>([club]);
+    for (let i = 0; i < moved.length; i += BATCH) {
+      const ids = (await trx.selectFrom('ens_names').select('id').where(sql<boolean>`label = ANY(${moved.slice(i, i + BATCH)}::text[])`).execute()).map((r) => r.id);
+      const result = await applyClubs(trx, ids);
+      namesUpdated += result.changed;
+      for (const c of result.touched) touched.add(c);
+    }
+    await recountClubs(trx, [...touched]);
+    return { club, labels: labels.size, added: added.length, removed: removed.length, namesUpdated, invalid };
+  });
+}

@@ -1,0 +1,114 @@
+import { sql } from 'kysely';
+import type { Deps } from '../container.js';
+import { cached } from '../infra/cache.js';
+import { normalizeAddress } from '../lib/address.js';
+import { iso } from '../lib/time.js';
+
+/**
+ * Legends: an address's early mints. A mint is the first registration of a name (later
+ * registrations of the same name after it lapsed are not mints); its minter is that
+ * registration's registrant. A legend type is a row of `legend_types` (time window
+ * [starts_at, ends_at)); a mint counts for every type whose window holds its block time, so a
+ * 2017 mint is both `prepunk` and `OG`. Read per request from the registrant's registrations
+ * (`registrations_actor_idx`, bounded by the latest legend end) and cached 15 seconds.
+ */
+export const LEGENDS_CACHE_SECONDS = 15;
+
+export interface LegendSummaryEntry {
+  qualified: boolean;
+  count: number;
+  firstMint: string;
+  lastMint: string;
+}
+
+export interface LegendMint {
+  name: string;
+  txHash: string;
+  blockNumber: number;
+  blockTime: string;
+  labelhash: string;
+  namehash: string;
+}
+
+export interface LegendDetailsEntry {
+  qualified: boolean;
+  count: number;
+  mints: LegendMint[];
+}
+
+interface MintRow {
+  type: string;
+  name: string;
+  tx_hash: string;
+  block_number: number;
+  block_time: Date;
+  labelhash: string;
+  namehash: string;
+}
+
+export class LegendsService {
+  constructor(private readonly deps: Pick<Deps, 'db' | 'cache'>) {}
+
+  /** Only the types the address qualifies for appear; no mints gives `legends: {}`. */
+  async summary(rawAddress: string): Promise<{ address: string; legends: Record<string, LegendSummaryEntry> }> {
+    const address = normalizeAddress(rawAddress);
+    return cached(this.deps.cache, `legends:summary:${address}`, LEGENDS_CACHE_SECONDS, async () => {
+      const rows = await sql<{ type: string; count: number; first_mint: Date; last_mint: Date }>`
+        SELECT m.type, count(*)::int AS count, min(m.block_time) AS first_mint, max(m.block_time) AS last_mint
+        FROM (${mintsOf(address)}) m
+        GROUP BY m.type
+        ORDER BY min(m.block_time), m.type
+      `.execute(this.deps.db);
+      const legends: Record<string, LegendSummaryEntry> = {};
+      for (const r of rows.rows) legends[r.type] = { qualified: r.count > 0, count: r.count, firstMint: iso(r.first_mint), lastMint: iso(r.last_mint) };
+      return { address, legends };
+    });
+  }
+
+  /** Every mint per type, oldest first; `type` (any case) keeps one type. */
+  async details(rawAddress: string, type?: string): Promise<{ address: string; legends: Record<string, LegendDetailsEntry> }> {
+    const address = normalizeAddress(rawAddress);
+    const only = type?.toLowerCase();
+    return cached(this.deps.cache, `legends:details:${address}:${only ?? '*'}`, LEGENDS_CACHE_SECONDS, async () => {
+      const rows = await sql<MintRow>`
+        SELECT m.type, m.name, m.tx_hash, m.block_number, m.block_time, m.labelhash, m.namehash
+        FROM (${mintsOf(address)}) m
+        ${only === undefined ? sql`` : sql`WHERE lower(m.type) = ${only}`}
+        ORDER BY m.block_time, m.block_number, m.log_index, m.type
+      `.execute(this.deps.db);
+      const legends: Record<string, LegendDetailsEntry> = {};
+      for (const r of rows.rows) {
+        const entry = (legends[r.type] ??= { qualified: true, count: 0, mints: [] });
+        entry.count += 1;
+        entry.mints.push({
+          name: r.name,
+          txHash: r.tx_hash,
+          blockNumber: r.block_number,
+          blockTime: iso(r.block_time),
+          labelhash: r.labelhash,
+          namehash: r.namehash,
+        });
+      }
+      return { address, legends };
+    });
+  }
+}
+
+/** The address's first registrations that fall in a legend window, one row per (mint, type). */
+function mintsOf(address: string) {
+  return sql`
+    SELECT lt.type, n.name, r.tx_hash, r.block_number, r.block_time, r.log_index, n.labelhash, n.namehash
+    FROM registrations r
+    JOIN ens_names n ON n.id = r.ens_name_id
+    JOIN legend_types lt ON r.block_time < lt.ends_at AND (lt.starts_at IS NULL OR r.block_time >= lt.starts_at)
+    WHERE r.actor_address = ${address}
+      AND r.kind = 'registration'
+      AND r.block_time < (SELECT max(ends_at) FROM legend_types)
+      AND NOT EXISTS (
+        SELECT 1 FROM registrations f
+        WHERE f.ens_name_id = r.ens_name_id AND f.kind = 'registration'
+          AND f.block_time <= r.block_time
+          AND (f.block_time, f.block_number, f.log_index) < (r.block_time, r.block_number, r.log_index)
+      )
+  `;
+}
