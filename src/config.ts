@@ -65,6 +65,14 @@ export interface Config {
   readonly gracePeriodDays: number;
   readonly premiumPeriodDays: number;
   readonly confirmations: number;
+  /** ETH registrar controllers (and the referral renewal contract) whose events the chain sync reads. */
+  readonly ethRegistrarControllerAddresses: readonly `0x${string}`[];
+  /** Chainlink ETH/USD aggregator for the daily price table. */
+  readonly chainlinkEthUsdAddress: `0x${string}`;
+  /** First block the event sync reads when it has no checkpoint yet. */
+  readonly syncStartBlock: number;
+  /** Blocks per eth_getLogs request (halved automatically when the endpoint refuses a range). */
+  readonly syncBlockRange: number;
 }
 
 export class ConfigError extends Error {
@@ -121,6 +129,12 @@ function address(env: Env, name: string, fallback: `0x${string}`): `0x${string}`
   return raw.toLowerCase() as `0x${string}`;
 }
 
+function addressList(env: Env, name: string, fallback: readonly string[]): `0x${string}`[] {
+  const raw = str(env, name) === undefined ? fallback : list(env, name);
+  for (const a of raw) if (!ADDRESS.test(a)) throw new ConfigError(name, `has "${a}", not an address`);
+  return raw.map((a) => a.toLowerCase() as `0x${string}`);
+}
+
 function list(env: Env, name: string): string[] {
   return (str(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
@@ -146,6 +160,16 @@ export const MAINNET = {
   nameWrapper: '0xd4416b13d2b3a9abae7acd5d6c2bbdbe25686401',
   weth: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
   usdc: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+  /** legacy (2020), wrapped (2023), unwrapped with referrer (2025), renewal with referrer (2025) */
+  ethRegistrarControllers: [
+    '0x283af0b28c62c092c9727f1ee09c02ca627eb7f5',
+    '0x253553366da8546fc250f225fe3d25d0c782303b',
+    '0x59e16fccd424cc24e280be16e11bcd56fb0ce547',
+    '0xf55575bde5953ee4272d5ce7cdd924c74d8fa81a',
+  ],
+  chainlinkEthUsd: '0x5f4ec3df9cbd43714fe2740f5e3616155c5b8419',
+  /** deployment of the .eth base registrar (2020-01-30) */
+  baseRegistrarStartBlock: 9_380_410,
 } as const;
 
 /** Our referral code when none is configured: bytes32 of the ASCII "grails". */
@@ -227,6 +251,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     gracePeriodDays: int(env, 'GRACE_PERIOD_DAYS', 90, 0, 3650),
     premiumPeriodDays: int(env, 'PREMIUM_PERIOD_DAYS', 21, 0, 3650),
     confirmations: int(env, 'CONFIRMATIONS', 12, 0, 1000),
+    ethRegistrarControllerAddresses: addressList(env, 'ETH_REGISTRAR_CONTROLLER_ADDRESSES', MAINNET.ethRegistrarControllers),
+    chainlinkEthUsdAddress: address(env, 'CHAINLINK_ETH_USD_ADDRESS', MAINNET.chainlinkEthUsd),
+    syncStartBlock: int(env, 'SYNC_START_BLOCK', MAINNET.baseRegistrarStartBlock, 0, Number.MAX_SAFE_INTEGER),
+    syncBlockRange: int(env, 'SYNC_BLOCK_RANGE', 2000, 1, 100_000),
     ...overrides,
   };
   return Object.freeze(config);
