@@ -1,0 +1,175 @@
+import { sql, type Generated, type RawBuilder, type SqlBool } from 'kysely';
+import type { Executor } from '../client.js';
+import type { ListingStatus } from '../schema.js';
+
+declare module '../schema.js' {
+  interface ListingsTable {
+    /** Copy of ens_names.name, set by a trigger on insert (0002). */
+    ens_name: Generated<string | null>;
+    /** Copy of ens_names.expiry_date, kept current by triggers (0002). */
+    name_expiry_date: Generated<Date | null>;
+  }
+}
+
+/** A listing joined with its name, as the API shows it (status already accounts for the end time). */
+export interface ListingRow {
+  id: number;
+  ens_name_id: number;
+  seller_address: string;
+  price_wei: string;
+  currency_address: string;
+  order_hash: string;
+  order_data: Record<string, unknown>;
+  status: ListingStatus;
+  source: string;
+  created_at: Date;
+  updated_at: Date;
+  expires_at: Date | null;
+  last_validated_at: Date | null;
+  unfunded_at: Date | null;
+  unfunded_reason: string | null;
+  broker_address: string | null;
+  broker_fee_bps: number | null;
+  ens_name: string;
+  token_id: string;
+  current_owner: string | null;
+  name_expiry_date: Date | null;
+  registration_date: Date | null;
+  last_sale_date: Date | null;
+}
+
+export type ListingSort = 'price' | 'created' | 'expiry' | 'name';
+
+export interface ListingFilters {
+  status: ListingStatus;
+  seller?: string;
+  minPrice?: string;
+  maxPrice?: string;
+  /** Names whose expiry is older than this many days are left out (the grace period). */
+  graceDays: number;
+}
+
+/**
+ * A listing in a live status (active, unfunded) whose end time has passed reads as expired until
+ * the sweep writes it, so a reader never sees an expired order as active.
+ */
+const EFFECTIVE_STATUS = sql<ListingStatus>`CASE WHEN l.status IN ('active', 'unfunded') AND l.expires_at <= now() THEN 'expired' ELSE l.status END`;
+
+function statusIs(status: ListingStatus): RawBuilder<SqlBool> {
+  switch (status) {
+    case 'active':
+    case 'unfunded':
+      return sql<SqlBool>`(l.status = ${status} AND (l.expires_at IS NULL OR l.expires_at > now()))`;
+    case 'expired':
+      return sql<SqlBool>`(l.status = 'expired' OR (l.status IN ('active', 'unfunded') AND l.expires_at <= now()))`;
+    default:
+      return sql<SqlBool>`l.status = ${status}`;
+  }
+}
+
+function filtered(db: Executor, f: ListingFilters) {
+  return db
+    .selectFrom('listings as l')
+    .where(statusIs(f.status))
+    .where(sql<SqlBool>`(l.name_expiry_date IS NULL OR l.name_expiry_date > now() - make_interval(days => ${f.graceDays}))`)
+    .$if(f.seller !== undefined, (qb) => qb.where('l.seller_address', '=', f.seller!))
+    .$if(f.minPrice !== undefined, (qb) => qb.where('l.price_wei', '>=', f.minPrice!))
+    .$if(f.maxPrice !== undefined, (qb) => qb.where('l.price_wei', '<=', f.maxPrice!));
+}
+
+function withName(db: Executor) {
+  return db.selectFrom('listings as l').innerJoin('ens_names as n', 'n.id', 'l.ens_name_id');
+}
+
+const COLUMNS = [
+  'l.id', 'l.ens_name_id', 'l.seller_address', 'l.price_wei', 'l.currency_address', 'l.order_hash', 'l.order_data',
+  'l.source', 'l.created_at', 'l.updated_at', 'l.expires_at', 'l.last_validated_at', 'l.unfunded_at', 'l.unfunded_reason',
+  'l.broker_address', 'l.broker_fee_bps', 'n.name as ens_name', 'n.token_id', 'n.owner_address as current_owner',
+  'n.expiry_date as name_expiry_date', 'n.registration_date', 'n.last_sale_date',
+] as const;
+
+/** One page of listings. Sorts break ties on id in the same direction, so pages never overlap. */
+export async function listListings(db: Executor, f: ListingFilters, sort: ListingSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<ListingRow[]> {
+  const column = { price: 'l.price_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
+  const page = await filtered(db, f)
+    .select('l.id')
+    .orderBy(column[sort], order)
+    .orderBy('l.id', order)
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  if (page.length === 0) return [];
+  const rows = await findListingsByIds(db, page.map((p) => p.id));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return page.flatMap((p) => byId.get(p.id) ?? []);
+}
+
+/** How many listings match, counting at most `cap` (+1 tells "more than cap"). */
+export async function countListings(db: Executor, f: ListingFilters, cap?: number): Promise<number> {
+  const inner = filtered(db, f).select(sql`1`.as('one')).$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
+  const row = await db.selectFrom(inner.as('s')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function findListingsByIds(db: Executor, ids: readonly number[]): Promise<ListingRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await withName(db).select([...COLUMNS, EFFECTIVE_STATUS.as('status')]).where('l.id', 'in', ids).execute();
+  return rows as ListingRow[];
+}
+
+export async function findListingById(db: Executor, id: number): Promise<ListingRow | undefined> {
+  return (await findListingsByIds(db, [id]))[0];
+}
+
+/** The name's active listings that have not passed their end time, newest first. */
+export async function findActiveListingsOfName(db: Executor, ensNameId: number): Promise<ListingRow[]> {
+  const rows = await withName(db)
+    .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])
+    .where('l.ens_name_id', '=', ensNameId)
+    .where(statusIs('active'))
+    .orderBy('l.created_at', 'desc')
+    .orderBy('l.id', 'desc')
+    .execute();
+  return rows as ListingRow[];
+}
+
+export interface NewListing {
+  ensNameId: number;
+  seller: string;
+  priceWei: string;
+  currency: string;
+  orderHash: string;
+  orderData: Record<string, unknown>;
+  source: string;
+  expiresAt: Date | null;
+  brokerAddress: string | null;
+  brokerFeeBps: number | null;
+}
+
+export async function insertListing(trx: Executor, l: NewListing): Promise<number> {
+  const row = await trx
+    .insertInto('listings')
+    .values({
+      ens_name_id: l.ensNameId,
+      seller_address: l.seller,
+      price_wei: l.priceWei,
+      currency_address: l.currency,
+      order_hash: l.orderHash,
+      order_data: JSON.stringify(l.orderData),
+      source: l.source,
+      expires_at: l.expiresAt,
+      broker_address: l.brokerAddress,
+      broker_fee_bps: l.brokerFeeBps,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function orderHashExists(db: Executor, orderHash: string): Promise<boolean> {
+  const [l, o] = await Promise.all([
+    db.selectFrom('listings').select('id').where('order_hash', '=', orderHash).executeTakeFirst(),
+    db.selectFrom('offers').select('id').where('order_hash', '=', orderHash).executeTakeFirst(),
+  ]);
+  return l !== undefined || o !== undefined;
+}
