@@ -11,6 +11,8 @@ import { jobDefinitions } from './jobs/index.js';
 import { JobQueue } from './jobs/queue.js';
 import { createQueues, startWorkers } from './jobs/registry.js';
 import { createMailProvider, type MailProvider } from './providers/mail/mail.provider.js';
+import { createSuggestionGenerator, type SuggestionGenerator } from './providers/llm/index.js';
+import { createKeywordMetricsProvider, type KeywordMetricsProvider } from './providers/keyword-metrics/index.js';
 import { createRpcClient } from './providers/rpc/client.js';
 import type { PublicClient } from 'viem';
 
@@ -28,6 +30,10 @@ export interface Deps {
   readonly rpc: PublicClient | undefined;
   /** SMTP over SMTP_URL, else `.eml` files under DATA_DIR/mail. */
   readonly mail: MailProvider;
+  /** Name suggestions: the model server at LLM_BASE_URL, else the embedded WordNet generator. */
+  readonly suggestions: SuggestionGenerator;
+  /** Google Ads keyword metrics when GOOGLE_ADS_* are set, else undefined. */
+  readonly keywordMetrics: KeywordMetricsProvider | undefined;
 }
 
 export interface Container extends Deps {
@@ -80,6 +86,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     jobs: new JobQueue(boss),
     rpc: createRpcClient(config),
     mail: createMailProvider(config, logger),
+    suggestions: createSuggestionGenerator(config, logger),
+    keywordMetrics: createKeywordMetricsProvider(config, logger),
   };
 
   let closed = false;
@@ -92,6 +100,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
       await boss.stop({ graceful: true, timeout: 5000, wait: true }).catch((err) => logger.warn({ err }, 'job queue stop failed'));
       await db.destroy();
       await redis?.quit().catch(() => undefined);
+      await deps.suggestions.close();
       await embedded?.stop();
     },
   };

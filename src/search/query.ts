@@ -1,0 +1,202 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../db/client.js';
+import { DAY } from '../lib/time.js';
+import type { SearchFilters } from './filters.js';
+import './columns.js';
+
+export const SORT_KEYS = [
+  'price', 'expiry_date', 'registration_date', 'last_sale_date', 'last_sale_price', 'character_count',
+  'alphabetical', 'offer', 'listing_date', 'votes',
+] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export type SortOrder = 'asc' | 'desc';
+export interface Sort { by: SortKey; order: SortOrder }
+
+interface SortColumn {
+  expr: RawBuilder<unknown>;
+  /** Nullable keys keep their null rows after the others in both directions. */
+  nullable: boolean;
+  /** The order a user means by "sort by X" without saying which way. */
+  defaultOrder: SortOrder;
+}
+
+/** Each sort key, its column and the index of migration 0005 that serves it. */
+const SORT_COLUMNS: Record<SortKey, SortColumn> = {
+  price: { expr: sql`listing_price_wei`, nullable: true, defaultOrder: 'asc' },
+  expiry_date: { expr: sql`expiry_date`, nullable: true, defaultOrder: 'asc' },
+  registration_date: { expr: sql`registration_date`, nullable: true, defaultOrder: 'desc' },
+  last_sale_date: { expr: sql`last_sale_date`, nullable: true, defaultOrder: 'desc' },
+  last_sale_price: { expr: sql`last_sale_price_wei`, nullable: true, defaultOrder: 'desc' },
+  character_count: { expr: sql`label_length`, nullable: false, defaultOrder: 'asc' },
+  alphabetical: { expr: sql`(label COLLATE "C")`, nullable: false, defaultOrder: 'asc' },
+  offer: { expr: sql`highest_offer_wei`, nullable: true, defaultOrder: 'desc' },
+  listing_date: { expr: sql`listing_created_at`, nullable: true, defaultOrder: 'desc' },
+  votes: { expr: sql`net_score`, nullable: false, defaultOrder: 'desc' },
+};
+
+export function defaultOrderOf(by: SortKey): SortOrder {
+  return SORT_COLUMNS[by].defaultOrder;
+}
+
+/** Deepest result a page may reach; counts stop here too (see the global search description). */
+export const RESULT_WINDOW = 10_000;
+
+export interface SearchContext {
+  now: Date;
+  gracePeriodDays: number;
+  premiumPeriodDays: number;
+}
+
+export interface IdPage {
+  ids: number[];
+  /** Exact up to RESULT_WINDOW; RESULT_WINDOW when more names match (then `capped`). */
+  total: number;
+  capped: boolean;
+}
+
+const like = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const reversed = (s: string) => [...s].reverse().join('');
+const textArray = (items: readonly string[]) => sql`${items as string[]}::text[]`;
+
+/** The WHERE conditions of the filters; each maps onto a column the 0005 indexes cover. */
+export function filterConditions(f: SearchFilters, ctx: SearchContext): RawBuilder<unknown>[] {
+  const c: RawBuilder<unknown>[] = [sql`searchable`];
+  const wei = (v: bigint) => sql`${v.toString()}::numeric`;
+  if (f.minPrice !== undefined) c.push(sql`listing_price_wei >= ${wei(f.minPrice)}`);
+  if (f.maxPrice !== undefined) c.push(sql`listing_price_wei <= ${wei(f.maxPrice)}`);
+  if (f.minOffer !== undefined) c.push(sql`highest_offer_wei >= ${wei(f.minOffer)}`);
+  if (f.maxOffer !== undefined) c.push(sql`highest_offer_wei <= ${wei(f.maxOffer)}`);
+  if (f.minLength !== undefined) c.push(sql`label_length >= ${f.minLength}`);
+  if (f.maxLength !== undefined) c.push(sql`label_length <= ${f.maxLength}`);
+  const tri = (mode: SearchFilters['digits'], has: RawBuilder<unknown>, only: RawBuilder<unknown>) => {
+    if (mode === 'include') c.push(has);
+    else if (mode === 'exclude') c.push(sql`NOT ${has}`);
+    else if (mode === 'only') c.push(only);
+  };
+  tri(f.digits, sql`has_numbers`, sql`char_class = 'digits'`);
+  tri(f.letters, sql`has_letters`, sql`char_class = 'letters'`);
+  tri(f.emoji, sql`has_emoji`, sql`char_class = 'emoji'`);
+  tri(f.repeatingChars, sql`(repeating <> 'none')`, sql`repeating = 'all'`);
+  if (f.contains !== undefined) c.push(sql`label LIKE ${`%${like(f.contains)}%`}`);
+  if (f.startsWith !== undefined) c.push(sql`label LIKE ${`${like(f.startsWith)}%`}`);
+  if (f.endsWith !== undefined) c.push(sql`reverse(label) LIKE ${`${like(reversed(f.endsWith))}%`}`);
+  if (f.listed !== undefined) c.push(f.listed ? sql`listing_price_wei IS NOT NULL` : sql`listing_price_wei IS NULL`);
+  if (f.hasOffer !== undefined) c.push(f.hasOffer ? sql`highest_offer_wei IS NOT NULL` : sql`highest_offer_wei IS NULL`);
+  if (f.hasSales !== undefined) c.push(f.hasSales ? sql`last_sale_date IS NOT NULL` : sql`last_sale_date IS NULL`);
+  if (f.clubs) c.push(sql`clubs && ${textArray(f.clubs)}`);
+  if (f.excludeClubs) c.push(sql`NOT (clubs && ${textArray(f.excludeClubs)})`);
+  if (f.owner !== undefined) c.push(sql`owner_address = ${f.owner}`);
+  const now = ctx.now;
+  const graceEnd = new Date(now.getTime() - ctx.gracePeriodDays * DAY);
+  const premiumEnd = new Date(now.getTime() - (ctx.gracePeriodDays + ctx.premiumPeriodDays) * DAY);
+  switch (f.status) {
+    case 'registered': c.push(sql`expiry_date > ${now}`); break;
+    case 'grace': c.push(sql`expiry_date <= ${now} AND expiry_date > ${graceEnd}`); break;
+    case 'premium': c.push(sql`expiry_date <= ${graceEnd} AND expiry_date > ${premiumEnd}`); break;
+    case 'available': c.push(sql`expiry_date <= ${premiumEnd}`); break;
+    case undefined: break;
+  }
+  if (f.expiringWithinDays !== undefined) {
+    c.push(sql`expiry_date > ${now} AND expiry_date <= ${new Date(now.getTime() + f.expiringWithinDays * DAY)}`);
+  }
+  return c;
+}
+
+const and = (conds: RawBuilder<unknown>[]) => sql.join(conds, sql` AND `);
+
+/**
+ * Which labels a search text matches. Under 3 characters: the exact label and labels starting
+ * with it (the btree on label). From 3: also labels containing it and labels similar to it by
+ * trigrams (the pg_trgm GIN index); a substring of one or two letters would match most names.
+ */
+function textMatch(q: string): { cond: RawBuilder<unknown>; rank: RawBuilder<unknown> } {
+  const prefix = `${like(q)}%`;
+  const infix = `%${like(q)}%`;
+  if ([...q].length < 3) {
+    return {
+      cond: sql`(label = ${q} OR label LIKE ${prefix})`,
+      rank: sql`CASE WHEN label = ${q} THEN 0 ELSE 1 END, label_length, (label COLLATE "C"), id`,
+    };
+  }
+  return {
+    cond: sql`(label LIKE ${infix} OR label % ${q})`,
+    rank: sql`CASE WHEN label = ${q} THEN 0 WHEN label LIKE ${prefix} THEN 1 WHEN label LIKE ${infix} THEN 2 ELSE 3 END,
+      similarity(label, ${q}) DESC, label_length, (label COLLATE "C"), id`,
+  };
+}
+
+/** Counts matches up to the window: exact when fewer, capped otherwise, never a whole-table count. */
+async function cappedCount(db: Executor, where: RawBuilder<unknown>): Promise<{ total: number; capped: boolean }> {
+  const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 FROM ens_names WHERE ${where} LIMIT ${RESULT_WINDOW + 1}) m`.execute(db);
+  const n = r.rows[0]?.n ?? 0;
+  return n > RESULT_WINDOW ? { total: RESULT_WINDOW, capped: true } : { total: n, capped: false };
+}
+
+async function ids(db: Executor, query: RawBuilder<{ id: number }>): Promise<number[]> {
+  return (await query.execute(db)).rows.map((r) => r.id);
+}
+
+/**
+ * A page of name ids for global search. With `q` and no explicit sort the order is relevance
+ * (exact, prefix, substring, similarity); otherwise the sort key, nulls last in both directions,
+ * ties by id. A nullable key is read in two index-ordered steps (rows with a value, then rows
+ * without, by id) so each step walks one index instead of sorting the table.
+ */
+export async function searchIds(
+  db: Executor,
+  spec: { q?: string; filters: SearchFilters; sort: Sort | 'relevance'; offset: number; limit: number },
+  ctx: SearchContext,
+): Promise<IdPage> {
+  const conds = filterConditions(spec.filters, ctx);
+  const match = spec.q ? textMatch(spec.q) : undefined;
+  if (match) conds.push(match.cond);
+  const where = and(conds);
+  const { offset, limit } = spec;
+
+  const counting = cappedCount(db, where);
+  let page: Promise<number[]>;
+  if (spec.sort === 'relevance' && match) {
+    page = ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${match.rank} OFFSET ${offset} LIMIT ${limit}`);
+  } else {
+    const sort = spec.sort === 'relevance' ? { by: 'listing_date' as const, order: 'desc' as const } : spec.sort;
+    page = sortedIds(db, conds, sort, offset, limit);
+  }
+  const [list, count] = await Promise.all([page, counting]);
+  return { ids: list, ...count };
+}
+
+async function sortedIds(db: Executor, conds: RawBuilder<unknown>[], sort: Sort, offset: number, limit: number): Promise<number[]> {
+  const column = SORT_COLUMNS[sort.by];
+  const dir = sql.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
+  if (!column.nullable) {
+    return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and(conds)} ORDER BY ${column.expr} ${dir}, id ${dir} OFFSET ${offset} LIMIT ${limit}`);
+  }
+  const withValue = and([...conds, sql`${column.expr} IS NOT NULL`]);
+  const first = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${withValue} ORDER BY ${column.expr} ${dir}, id ${dir} OFFSET ${offset} LIMIT ${limit}`);
+  if (first.length === limit) return first;
+  // The rows with a value end on this page (or before it): continue with the rows without one.
+  const valued = first.length > 0 ? offset + first.length : (await cappedCount(db, withValue)).total;
+  const rest = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...conds, sql`${column.expr} IS NULL`])}
+    ORDER BY id ${dir} OFFSET ${Math.max(0, offset - valued)} LIMIT ${limit - first.length}`);
+  return [...first, ...rest];
+}
+
+/**
+ * The names among `labels` that exist and pass the filters, in the given sort, or in the order
+ * of `labels` (the model's order) without one. The set is small (one generation), so no paging here.
+ */
+export async function idsAmongLabels(db: Executor, labels: readonly string[], filters: SearchFilters, sort: Sort | undefined, ctx: SearchContext): Promise<number[]> {
+  if (labels.length === 0) return [];
+  const where = and([...filterConditions(filters, ctx), sql`label = ANY(${textArray(labels)})`]);
+  if (sort) {
+    const column = SORT_COLUMNS[sort.by];
+    const dir = sql.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
+    return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${column.expr} ${dir} NULLS LAST, id ${dir}`);
+  }
+  return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY array_position(${textArray(labels)}, label), id`);
+}
+
+/** The id of a searchable name, or undefined. */
+export async function findNameId(db: Executor, name: string): Promise<{ id: number; clubs: string[] } | undefined> {
+  return db.selectFrom('ens_names').select(['id', 'clubs']).where('name', '=', name).where('searchable', '=', true).executeTakeFirst();
+}
