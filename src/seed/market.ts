@@ -1,0 +1,222 @@
+import type { Hex } from 'viem';
+import { buildListingOrder, buildOfferOrder, type Contracts, type Fee } from '../lib/seaport.js';
+import { DAY, HOUR, MINUTE } from '../lib/time.js';
+import { ethToUsdc, ethToWei } from './chain.js';
+import type { CopyWriter } from './copy.js';
+import type { DemoName, DemoSale } from './model.js';
+import type { OrderHasher, OrderSigner } from './orders.js';
+import { fakeHash, type Rng } from './random.js';
+
+export interface Currencies { eth: string; weth: string; usdc: string }
+
+export interface MarketWriters {
+  listings: CopyWriter;
+  offers: CopyWriter;
+  sales: CopyWriter;
+  notifications: CopyWriter;
+}
+
+export type Currency = keyof Currencies;
+type Kind = 'listing_sold' | 'listing_expired' | 'offer_received' | 'offer_accepted' | 'offer_rejected' | 'offer_expired';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const sec = (ms: number) => Math.floor(ms / 1000);
+/** A marketplace's fee recipient, for the listings that carry a broker fee. */
+const BROKER = '0x8de9c5a032463c561423387a9648c5c7bcc5bc90';
+/** Notifications cover the last eight weeks. */
+const NOTIFY_WINDOW = 56 * DAY;
+const MIN_FORCED = 2;
+
+/** An amount in the currency's smallest unit: wei for ETH and WETH, micro-dollars for USDC. */
+export function priceOf(eth: number, currency: Currency, at: number): bigint {
+  return currency === 'usdc' ? ethToUsdc(eth, at) : ethToWei(eth);
+}
+
+/**
+ * Listings, offers, sales and the demo accounts' notifications of each name, as signed Seaport
+ * orders. Rows get explicit ids (the tables were truncated with RESTART IDENTITY), so sales and
+ * notifications can point at listings and offers without reading them back.
+ */
+export class MarketGenerator {
+  private ids = { listing: 0, offer: 0, sale: 0, notification: 0 };
+  private readonly demoSet: Set<string>;
+  private readonly listed = new Map<string, number>();
+  private readonly offered = new Map<string, number>();
+  private readonly received = new Map<string, number>();
+
+  constructor(
+    private readonly rng: Rng,
+    private readonly now: number,
+    private readonly w: MarketWriters,
+    private readonly hasher: OrderHasher,
+    private readonly signer: OrderSigner,
+    private readonly contracts: Contracts,
+    private readonly currencies: Currencies,
+    private readonly demo: readonly string[],
+    private readonly someone: () => string,
+  ) {
+    this.demoSet = new Set(demo);
+  }
+
+  private amount(eth: number, currency: Currency, at: number): bigint {
+    return priceOf(eth, currency, at);
+  }
+
+  private async order(kind: 'listing' | 'offer', name: DemoName, offerer: string, amount: bigint, currency: Currency, start: number, end: number, fee?: Fee) {
+    const common = { token: { wrapped: name.wrapped, tokenId: name.orderTokenId ?? '0' }, currency: this.currencies[currency], fee, contracts: this.contracts, startTime: sec(start), endTime: sec(end), salt: this.rng.uint256(), counter: '0' };
+    const parameters = kind === 'listing'
+      ? buildListingOrder({ ...common, seller: offerer, priceWei: amount })
+      : buildOfferOrder({ ...common, buyer: offerer, amountWei: amount });
+    const hash = this.hasher.hash(parameters);
+    const signature = await this.signer.sign(offerer, hash);
+    return { hash, data: JSON.stringify({ parameters, signature }) };
+  }
+
+  private async listing(name: DemoName, seller: string, status: string, eth: number, currency: Currency, created: number, end: number, extra: { updated?: number; unfundedAt?: number; fee?: Fee } = {}) {
+    const id = ++this.ids.listing;
+    const price = this.amount(eth, currency, created);
+    const { hash, data } = await this.order('listing', name, seller, price, currency, created, end, extra.fee);
+    const live = status === 'active' || status === 'unfunded';
+    await this.w.listings.add([id, name.id, seller, price.toString(), this.currencies[currency], hash, data, status, this.rng.chance(0.85) ? 'grails' : 'opensea',
+      iso(created), iso(extra.updated ?? created), iso(end), live ? iso(this.now - this.rng.between(0, 12 * HOUR)) : null,
+      extra.unfundedAt === undefined ? null : iso(extra.unfundedAt), extra.unfundedAt === undefined ? null : 'approval_revoked',
+      extra.fee ? extra.fee.recipient : null, extra.fee ? extra.fee.bps : null]);
+    return { id, hash, price };
+  }
+
+  private async offer(name: DemoName, buyer: string, status: string, eth: number, currency: Currency, created: number, end: number, extra: { updated?: number; unfundedAt?: number } = {}) {
+    const id = ++this.ids.offer;
+    const amount = this.amount(eth, currency, created);
+    const { hash, data } = await this.order('offer', name, buyer, amount, currency, created, end);
+    const live = status === 'pending' || status === 'unfunded';
+    await this.w.offers.add([id, name.id, buyer, amount.toString(), this.currencies[currency], hash, data, status, this.rng.chance(0.85) ? 'grails' : 'opensea',
+      iso(created), iso(extra.updated ?? created), iso(end), live ? iso(this.now - this.rng.between(0, 12 * HOUR)) : null,
+      extra.unfundedAt === undefined ? null : iso(extra.unfundedAt), extra.unfundedAt === undefined ? null : 'insufficient_balance']);
+    return { id, hash, amount };
+  }
+
+  private async notify(recipient: string, type: Kind, name: DemoName, at: number, metadata: Record<string, unknown>) {
+    if (!this.demoSet.has(recipient) || at < this.now - NOTIFY_WINDOW || at > this.now) return;
+    const n = `${name.label}.eth`;
+    const text: Record<Kind, [string, string]> = {
+      listing_sold: ['Your listing sold', `${n} was sold.`],
+      listing_expired: ['Your listing expired', `Your listing of ${n} expired.`],
+      offer_received: ['New offer', `You received an offer on ${n}.`],
+      offer_accepted: ['Offer accepted', `Your offer on ${n} was accepted.`],
+      offer_rejected: ['Offer rejected', `Your offer on ${n} was rejected.`],
+      offer_expired: ['Offer expired', `Your offer on ${n} expired.`],
+    };
+    const read = at < this.now - 3 * DAY ? this.rng.chance(0.75) : this.rng.chance(0.2);
+    const readAt = read ? Math.min(this.now, at + this.rng.between(10 * MINUTE, 2 * DAY)) : null;
+    await this.w.notifications.add([++this.ids.notification, recipient, type, name.id, text[type][0], text[type][1],
+      JSON.stringify({ ensName: n, ...metadata }), iso(at), null, readAt === null ? null : iso(readAt)]);
+  }
+
+  private async sale(name: DemoName, s: DemoSale): Promise<void> {
+    let listingId: number | null = null;
+    let offerId: number | null = null;
+    let hash: Hex | null = null;
+    const price = this.amount(s.eth, s.currency, s.at);
+    if (s.via === 'listing') {
+      const created = Math.max(name.registeredAt + HOUR, s.at - this.rng.between(HOUR, 30 * DAY));
+      const l = await this.listing(name, s.seller, 'sold', s.eth, s.currency, created, s.at + this.rng.between(DAY, 150 * DAY), { updated: s.at });
+      [listingId, hash] = [l.id, l.hash];
+    } else if (s.via === 'offer') {
+      const created = Math.max(name.registeredAt + HOUR, s.at - this.rng.between(HOUR, 10 * DAY));
+      const o = await this.offer(name, s.buyer, 'accepted', s.eth, s.currency, created, s.at + this.rng.between(DAY, 30 * DAY), { updated: s.at });
+      [offerId, hash] = [o.id, o.hash];
+    }
+    const id = ++this.ids.sale;
+    await this.w.sales.add([id, name.id, s.seller, s.buyer, price.toString(), this.currencies[s.currency], hash, listingId, offerId,
+      fakeHash(`ens-market demo sale ${id}`), this.rng.int(0, 300), s.via === 'external' ? 'opensea' : 'grails', iso(s.at)]);
+    const meta = { saleId: id, priceWei: price.toString(), currencyAddress: this.currencies[s.currency], buyerAddress: s.buyer, sellerAddress: s.seller };
+    if (listingId !== null) await this.notify(s.seller, 'listing_sold', name, s.at, { listingId, ...meta });
+    if (offerId !== null) await this.notify(s.buyer, 'offer_accepted', name, s.at, { offerId, ...meta });
+  }
+
+  private count(map: Map<string, number>, key: string): number {
+    const n = (map.get(key) ?? 0) + 1;
+    map.set(key, n);
+    return n;
+  }
+
+  /** An offer maker other than the owner; demo accounts first until each has made a few offers. */
+  private buyerFor(owner: string): string {
+    const lagging = this.demo.find((d) => d !== owner && (this.offered.get(d) ?? 0) < MIN_FORCED);
+    if (lagging) return lagging;
+    for (;;) {
+      const b = this.rng.chance(0.12) ? this.rng.pick(this.demo) : this.someone();
+      if (b !== owner) return b;
+    }
+  }
+
+  /** Writes the market rows of one name: its sales history, listings, offers and notifications. */
+  async name(name: DemoName): Promise<void> {
+    for (const s of name.sales) await this.sale(name, s);
+    const now = this.now;
+    const owner = name.owner;
+    const eligible = name.status === 'registered' || name.status === 'grace';
+    const isDemo = this.demoSet.has(owner);
+    const since = Math.max(name.registeredAt, name.sales.at(-1)?.at ?? 0) + HOUR;
+    const nth = eligible && isDemo ? this.count(this.listed, owner) : 0;
+
+    if (eligible && (isDemo ? nth <= MIN_FORCED || this.rng.chance(0.3) : this.rng.chance(0.04 + 0.1 * Math.min(1, name.value)))) {
+      const created = Math.max(since, now - this.rng.between(HOUR, 60 * DAY));
+      const end = Math.max(created + this.rng.between(30 * DAY, 180 * DAY), now + this.rng.between(2 * DAY, 10 * DAY));
+      const currency = this.rng.weighted<Currency>({ eth: 85, weth: 10, usdc: 5 });
+      const fee = this.rng.chance(0.08) ? { recipient: BROKER, bps: this.rng.pick([100, 150, 250, 500]) } : undefined;
+      await this.listing(name, owner, 'active', name.value * this.rng.between(1.1, 3), currency, created, end, { fee });
+    }
+    if (since < now - 3 * DAY && this.rng.chance(isDemo ? 0.3 : 0.06)) {
+      const status = this.rng.weighted({ expired: 40, cancelled: 35, unfunded: eligible ? 25 : 0 });
+      const created = Math.max(since, now - this.rng.between(3 * DAY, 365 * DAY));
+      const eth = name.value * this.rng.between(1.2, 4);
+      if (status === 'expired') {
+        const end = created + this.rng.between(HOUR, Math.min(90 * DAY, now - HOUR - created));
+        const l = await this.listing(name, owner, 'expired', eth, 'eth', created, end, { updated: end });
+        await this.notify(owner, 'listing_expired', name, end, { listingId: l.id, priceWei: l.price.toString(), currencyAddress: this.currencies.eth });
+      } else if (status === 'cancelled') {
+        await this.listing(name, owner, 'cancelled', eth, 'eth', created, created + this.rng.between(30 * DAY, 90 * DAY), { updated: Math.min(now, created + this.rng.between(HOUR, 10 * DAY)) });
+      } else {
+        const unfundedAt = Math.min(now - MINUTE, created + this.rng.between(HOUR, 5 * DAY));
+        await this.listing(name, owner, 'unfunded', eth, 'eth', created, now + this.rng.between(5 * DAY, 60 * DAY), { updated: unfundedAt, unfundedAt });
+      }
+    }
+
+    if (!eligible) return;
+    const forced = isDemo && this.count(this.received, owner) <= MIN_FORCED + 1;
+    if (!forced && !this.rng.chance(isDemo ? 0.5 : 0.03 + 0.12 * Math.min(1, name.value))) return;
+    const offers = this.rng.int(1, 4);
+    for (let i = 0; i < offers; i++) {
+      const buyer = this.buyerFor(owner);
+      if (this.demoSet.has(buyer)) this.count(this.offered, buyer);
+      const status = i === 0 && forced ? 'pending' : this.rng.weighted({ pending: 55, expired: 20, rejected: 15, unfunded: 10 });
+      const eth = name.value * this.rng.between(0.2, 0.9);
+      const currency: Currency = status !== 'pending' && this.rng.chance(0.1) ? 'usdc' : 'weth';
+      let created: number, end: number, updated: number | undefined, unfundedAt: number | undefined;
+      if (status === 'pending') {
+        created = Math.max(since, now - this.rng.between(HOUR, 20 * DAY));
+        end = now + this.rng.between(3 * DAY, 30 * DAY);
+      } else if (status === 'expired') {
+        created = Math.max(since, now - this.rng.between(10 * DAY, 200 * DAY));
+        end = Math.min(now - HOUR, created + this.rng.between(DAY, 7 * DAY));
+        updated = end;
+      } else if (status === 'rejected') {
+        created = Math.max(since, now - this.rng.between(DAY, 120 * DAY));
+        end = created + this.rng.between(7 * DAY, 30 * DAY);
+        updated = Math.min(now, created + this.rng.between(HOUR, 3 * DAY));
+      } else {
+        created = Math.max(since, now - this.rng.between(DAY, 60 * DAY));
+        end = now + this.rng.between(DAY, 30 * DAY);
+        unfundedAt = updated = Math.min(now - MINUTE, created + this.rng.between(HOUR, 5 * DAY));
+      }
+      if (created >= now) created = now - MINUTE;
+      if (end <= created) end = created + HOUR;
+      const o = await this.offer(name, buyer, status, eth, currency, created, end, { updated, unfundedAt });
+      const meta = { offerId: o.id, offerAmountWei: o.amount.toString(), currencyAddress: this.currencies[currency], buyerAddress: buyer };
+      await this.notify(owner, 'offer_received', name, created, meta);
+      if (status === 'rejected' && updated !== undefined) await this.notify(buyer, 'offer_rejected', name, updated, meta);
+      if (status === 'expired') await this.notify(buyer, 'offer_expired', name, end, meta);
+    }
+  }
+}
