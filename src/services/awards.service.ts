@@ -120,7 +120,7 @@ export class AwardsService {
              coalesce(sum(r.duration_seconds) FILTER (WHERE r.kind = 'registration'), 0)::bigint AS registration_duration_seconds,
              coalesce(sum(r.duration_seconds) FILTER (WHERE r.kind = 'renewal'), 0)::bigint AS renewal_duration_seconds,
              sum(r.duration_seconds)::bigint AS total_duration_seconds,
-             sum(r.cost_wei)::numeric(78,0)::text AS total_eth_spend_wei,
+             sum(r.cost_wei)::numeric(78,0) AS total_eth_spend_wei,
              coalesce(sum(r.duration_seconds * ${USD_PER_YEAR}::numeric / ${SECONDS_PER_YEAR} / p.price_usd), 0)::float8 AS base_cost_eth,
              count(*) FILTER (WHERE r.kind = 'registration')::int AS registration_count,
              count(*) FILTER (WHERE r.kind = 'renewal')::int AS renewal_count

@@ -173,7 +173,7 @@ export async function refreshHolderLeaderboard(db: Db, params: HolderRefreshPara
         GROUP BY n.owner_address
       ),
       club_sets AS (
-        SELECT n.owner_address AS address, array_agg(DISTINCT c.club ORDER BY c.club) AS clubs
+        SELECT n.owner_address AS address, array_agg(DISTINCT c.club COLLATE "C" ORDER BY c.club COLLATE "C") AS clubs
         FROM ens_names n CROSS JOIN cutoff CROSS JOIN LATERAL unnest(n.clubs) AS c(club)
         WHERE n.owner_address IS NOT NULL AND n.clubs <> '{}' AND (n.expiry_date IS NULL OR n.expiry_date > cutoff.at)
         GROUP BY n.owner_address
