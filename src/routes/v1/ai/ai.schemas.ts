@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+import { Timestamp } from '../../schemas/common.js';
+
+/** `meta` of recommendations and keyword metrics: `{timestamp}` only (interface document). */
+export const TimestampMeta = Type.Object({ timestamp: Timestamp });
+
+export const RelatedMeta = Type.Object({
+  timestamp: Timestamp,
+  suggestionsCount: Type.Integer({ description: 'how many names were suggested for the query, before matching' }),
+});
+
+export const NameParam = Type.Object({
+  name: Type.String({ description: 'ENS name or label, 1 to 40 characters; `.eth` is stripped', examples: ['apple.eth'] }),
+});
+
+export const Recommendations = Type.Object({
+  suggestions: Type.Array(Type.String(), { description: 'suggested names (`pear.eth`), most relevant first' }),
+});
+
+export const RATE_PER_MINUTE = (max: number) => ({ max, timeWindow: '1 minute' });
+
+/** The scenario table of the interface document, for the route descriptions. */
+export const scenarioTable = (cached: string, days: number, empty: string) => `
+| Scenario | Result |
+|---|---|
+| cache hit (15 s shared cache or the database) | ${cached} for any caller, \`X-Cache: HIT\` |
+| cache miss, authenticated | fetched or generated, stored ${days} days, \`X-Cache: MISS\` |
+| cache miss, unauthenticated | 401 UNAUTHORIZED |
+| name not in the database | 200 with ${empty}, cached 5 minutes |
+| provider or generation failure | 200 with ${empty}, not cached (\`Cache-Control: no-store\`) |
+`;
+

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ok } from '../../../lib/envelope.js';
+import { SearchService } from '../../../services/search.service.js';
+import { Envelope, errors } from '../../schemas/common.js';
+import { NameDetail, NameParams, SearchMeta, SearchPage, SearchQuery } from './search.schemas.js';
+
+const SEARCH_DESCRIPTION = `
+Searches the names of the marketplace. Authentication optional: with a valid token each result
+carries the caller's \`user_vote\`. No cache. Subnames and names that do not normalize never appear.
+
+**Text.** \`q\` is a name or part of one (\`.eth\` optional, ENS-normalized, so \`Apple.ETH\` finds
+apple.eth). Under 3 characters it matches the exact label and labels starting with it; from 3
+characters also labels containing it and labels similar to it (trigram similarity). With \`q\` and no
+\`sortBy\` (or \`sortBy=relevance\`) results come by relevance: exact name, then prefix matches, then
+substring matches, then similar labels; within each, more similar, then shorter, then alphabetical.
+
+**Sorting.** \`sortBy\`: price (lowest active listing), expiry_date, registration_date, last_sale_date,
+last_sale_price, character_count, alphabetical (code-point order), offer (highest pending offer),
+listing_date (newest active listing), votes (net score). Without \`q\` the default is listing_date.
+\`sortOrder\` defaults per key: asc for price, expiry_date, character_count, alphabetical; desc for the
+others. Names without a value for the key (unlisted names for price…) come last in both directions;
+ties go by id.
+
+**Filters**, in bracket notation (\`filters[minPrice]=1000&filters[clubs][]=999&filters[clubs][]=10k\`)
+or flat (\`minPrice=1000&clubs=999,10k\`, \`clubs[]=999\`): minPrice, maxPrice (lowest listing price,
+wei), minOffer, maxOffer (highest offer, wei), minLength, maxLength (characters; an emoji counts once),
+digits, letters (a-z), emoji, repeatingChars (each \`include\` = has at least one, \`exclude\` = has none,
+\`only\` = nothing else; for repeatingChars include = some character repeated in a row such as
+\`apple\`, only = one character throughout such as \`000\`), contains, startsWith, endsWith,
+listed, hasOffer, hasSales (true/false), clubs (in any of them), excludeClubs (in none of them),
+status (registered: not expired; grace: expired for less than GRACE_PERIOD_DAYS = 90 days; premium:
+the PREMIUM_PERIOD_DAYS = 21 days after that; available: later), expiringWithinDays (registered and
+expiring within N days), owner (address). Filters combine with AND. An unknown parameter or
+filter, a bad value, a filter given twice, or a minimum above its maximum is 400 VALIDATION_ERROR
+with \`details.field\` naming it.
+
+**Pagination** (style B, inside \`data\`): the first 10,000 matches can be paged (\`page × limit\` at
+most 10,000, otherwise 400 on query.page). \`total\` is exact up to 10,000; when more names match it
+is 10,000 and \`meta.totalCapped\` is true, so a page never counts the whole table.
+`.trim();
+
+export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const service = new SearchService(app.deps);
+
+  app.get('/search', {
+    config: { auth: 'optional' },
+    schema: {
+      tags: ['search'],
+      summary: 'Global search of names with filters and sorts',
+      description: SEARCH_DESCRIPTION,
+      querystring: SearchQuery,
+      response: { 200: Envelope(SearchPage, SearchMeta), ...errors('VALIDATION_ERROR', 'UNAUTHORIZED') },
+    },
+  }, async (request) => {
+    const { results, pagination, sort, totalCapped } = await service.search(request.query, request.user);
+    return ok({ results, pagination }, { sort, totalCapped });
+  });
+
+  app.get('/names/:name', {
+    config: { auth: 'optional' },
+    schema: {
+      tags: ['search'],
+      summary: "One name: its standard search result with active listings and pending offers",
+      description: 'Authentication optional (adds `user_vote`). No cache. `listings` are the active, unexpired listings, newest first; `offers` the pending, unexpired offers, highest first (at most 100). 400 INVALID_NAME for a name that does not normalize or is not a .eth second-level name; 404 NAME_NOT_FOUND when the marketplace does not have it.',
+      params: NameParams,
+      response: { 200: Envelope(NameDetail), ...errors('INVALID_NAME', 'UNAUTHORIZED', 'NAME_NOT_FOUND') },
+    },
+  }, async (request) => ok(await service.name(request.params.name, request.user)));
+};

@@ -1,0 +1,52 @@
+import { sql } from 'kysely';
+import type { Deps } from '../container.js';
+import { KeywordMetricsError, type KeywordMetrics } from '../providers/keyword-metrics/index.js';
+import { labelOfParam } from '../search/name-param.js';
+import { findNameId } from '../search/query.js';
+import { SingleFlight, tieredLookup, type Tiered } from '../search/tiered.js';
+
+/** Database tier of keyword metrics (interface: "15 s plus 30 days in the database"). */
+export const METRICS_TTL_SECONDS = 30 * 86_400;
+/** Longest label after normalization (interface Limits: "at most 20 after normalization"). */
+const MAX_LABEL = 20;
+
+class NoProviderError extends KeywordMetricsError {}
+
+/** GET /google-metrics/:name: keyword metrics of a label through the two cache tiers. */
+export class KeywordMetricsService {
+  private readonly flights = new SingleFlight();
+
+  constructor(private readonly deps: Deps) {}
+
+  async forName(nameParam: string, signedIn: boolean): Promise<Tiered<KeywordMetrics | null>> {
+    const label = labelOfParam(nameParam, { maxLength: MAX_LABEL });
+    const { db, cache, keywordMetrics, logger } = this.deps;
+    return tieredLookup<KeywordMetrics | null>(cache, this.flights, {
+      key: `search:metrics:${label}`,
+      empty: null,
+      signedIn,
+      readStored: async () => {
+        const row = await db.selectFrom('keyword_metrics').select('metrics').where('label', '=', label).where('expires_at', '>', sql<Date>`now()`).executeTakeFirst();
+        return row ? { value: (row.metrics as KeywordMetrics | null) ?? null } : undefined;
+      },
+      nameExists: async () => (await findNameId(db, `${label}.eth`)) !== undefined,
+      fetchAndStore: async () => {
+        if (!keywordMetrics) throw new NoProviderError('no keyword metrics provider is configured (GOOGLE_ADS_*)');
+        const metrics = await keywordMetrics.fetch(label);
+        const expiresAt = new Date(Date.now() + METRICS_TTL_SECONDS * 1000);
+        const json = metrics === null ? null : JSON.stringify(metrics);
+        await db
+          .insertInto('keyword_metrics')
+          .values({ label, metrics: json, expires_at: expiresAt })
+          .onConflict((oc) => oc.column('label').doUpdateSet({ metrics: json, expires_at: expiresAt, fetched_at: sql<Date>`now()` }))
+          .execute();
+        return metrics;
+      },
+      isFailure: (e) => {
+        if (!(e instanceof KeywordMetricsError)) return false;
+        logger.warn({ err: e, label }, 'keyword metrics unavailable');
+        return true;
+      },
+    });
+  }
+}

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { Deps } from '../container.js';
+import { AppError } from '../errors.js';
+import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
+import { SuggestionError } from '../providers/llm/index.js';
+import type { SearchResult } from '../routes/schemas/search-result.js';
+import { normalizeQuery, readFilters } from '../search/filters.js';
+import { defaultOrderOf, idsAmongLabels, type Sort, type SortKey, type SortOrder } from '../search/query.js';
+import { loadSearchResults } from '../search/results.js';
+import { readSuggestions, writeSuggestions } from '../search/suggestion-store.js';
+import { RESPONSE_CACHE_SECONDS, SingleFlight, type CacheState } from '../search/tiered.js';
+
+/** Database tier of related-search suggestions (interface: "30 days for suggestions"). */
+export const RELATED_TTL_SECONDS = 30 * 86_400;
+/** Suggestions per generation (interface Limits: "about 30"). */
+export const RELATED_COUNT = 30;
+const MIN_QUERY = 2;
+const OWN_KEYS = ['q', 'page', 'limit', 'sortBy', 'sortOrder'];
+
+export interface RelatedQuery {
+  q: string;
+  page: number;
+  limit: number;
+  sortBy?: SortKey | 'relevance';
+  sortOrder?: SortOrder;
+  [filter: string]: unknown;
+}
+
+export interface RelatedPage {
+  results: SearchResult[];
+  pagination: PageB;
+  suggestionsCount: number;
+  cache: CacheState;
+  /** Seconds a client may keep it; undefined when the generation failed (not cached). */
+  maxAgeSeconds: number | undefined;
+}
+
+/** The caller-independent part of a page, shared by every caller for 15 s. */
+interface IdPage {
+  ids: number[];
+  total: number;
+  suggestionsCount: number;
+}
+
+/** GET /ai/search/related: suggestions for a text, matched exactly against the names we have. */
+export class RelatedSearchService {
+  private readonly flights = new SingleFlight();
+
+  constructor(private readonly deps: Deps) {}
+
+  async search(query: RelatedQuery, viewer: { id: number } | null): Promise<RelatedPage> {
+    const q = normalizeQuery(query.q);
+    if ([...q].length < MIN_QUERY) throw new AppError('VALIDATION_ERROR', `query.q needs at least ${MIN_QUERY} characters`, { field: 'query.q' });
+    const filters = readFilters(query, OWN_KEYS);
+    const sort: Sort | undefined = query.sortBy && query.sortBy !== 'relevance' ? { by: query.sortBy, order: query.sortOrder ?? defaultOrderOf(query.sortBy) } : undefined;
+    const { page, limit } = query;
+    const { db, cache, config, suggestions, logger } = this.deps;
+
+    const key = `search:related:${digest({ q, filters, sort, page, limit })}`;
+    let idPage = await cache.get<IdPage>(key);
+    let state: CacheState = 'HIT';
+    let failed = false;
+    if (idPage === undefined) {
+      let labels = await readSuggestions(db, 'related', q);
+      if (labels === undefined) {
+        if (!viewer) throw new AppError('UNAUTHORIZED', 'Not cached yet: sign in to generate suggestions for this search');
+        state = 'MISS';
+        try {
+          labels = await this.flights.run(q, async () => {
+            const generated = await suggestions.suggest({ purpose: 'related', text: q, clubs: [], count: RELATED_COUNT });
+            await writeSuggestions(db, 'related', q, generated, RELATED_TTL_SECONDS);
+            return generated;
+          });
+        } catch (e) {
+          if (!(e instanceof SuggestionError)) throw e;
+          logger.warn({ err: e, q }, 'related suggestions could not be generated');
+          labels = [];
+          failed = true;
+        }
+      }
+      const ctx = { now: new Date(), gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays };
+      const all = await idsAmongLabels(db, labels, filters, sort, ctx);
+      const offset = offsetOf(page, limit);
+      idPage = { ids: all.slice(offset, offset + limit), total: all.length, suggestionsCount: labels.length };
+      if (!failed) await cache.set(key, idPage, RESPONSE_CACHE_SECONDS);
+    }
+
+    return {
+      results: await loadSearchResults(db, idPage.ids, viewer?.id),
+      pagination: pageB(page, limit, idPage.total),
+      suggestionsCount: idPage.suggestionsCount,
+      cache: state,
+      maxAgeSeconds: failed ? undefined : RESPONSE_CACHE_SECONDS,
+    };
+  }
+}
+
+function digest(value: unknown): string {
+  const json = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  return createHash('sha256').update(json).digest('base64url').slice(0, 32);
+}
