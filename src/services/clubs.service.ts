@@ -132,14 +132,17 @@ export async function resyncAllClubs(db: Db): Promise<number> {
     last = rows[rows.length - 1].id;
     changed += await db.transaction().execute(async (trx) => (await applyClubs(trx, rows.map((r) => r.id))).changed);
   }
-  await db.transaction().execute((trx) => recountClubs(trx));
+  await refreshClubs(db);
   return changed;
 }
 
 /** The refresh the seed and the scheduled job run: catalogue present, every count exact. */
 export async function refreshClubs(db: Db): Promise<void> {
   await ensureBuiltInClubs(db);
-  await db.transaction().execute((trx) => recountClubs(trx));
+  await db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL statement_timeout = '10min'`.execute(trx);
+    await recountClubs(trx);
+  });
 }
 
 export interface ImportResult {
