@@ -25,7 +25,7 @@ describe('trending by votes', () => {
     t = await createTestApp();
     users = [];
     for (let i = 0; i < 5; i++) users.push(await signIn(t.app, i));
-    for (const name of ['hot.eth', 'warm.eth', 'old.eth', 'stale.eth', 'flip.eth', 'gone.eth']) id[name] = (await createName(t.container.db, name)).id;
+    for (const name of ['hot.eth', 'warm.eth', 'old.eth', 'stale.eth', 'flip.eth', 'gone.eth', 'sour.eth']) id[name] = (await createName(t.container.db, name)).id;
 
     // hot: 3 up + 1 down, all within the last hour.
     await voteAt(users[0], 'hot.eth', 1);
@@ -38,6 +38,8 @@ describe('trending by votes', () => {
     await voteAt(users[2], 'warm.eth', -1, ago(3 * DAY));
     // old: 4 votes, all 2-6 days ago: 7d only.
     for (let i = 0; i < 4; i++) await voteAt(users[i], 'old.eth', i === 3 ? -1 : 1, ago((2 + i) * DAY));
+    // sour: 3 downvotes 2 days ago: 7d only, ties warm on period votes and loses on period upvotes.
+    for (let i = 0; i < 3; i++) await voteAt(users[i], 'sour.eth', -1, ago(2 * DAY + i * HOUR));
     // stale: votes older than 7 days count in neither period (but stay in the all-time score).
     await voteAt(users[0], 'stale.eth', 1, ago(8 * DAY));
     await voteAt(users[1], 'stale.eth', 1, ago(30 * DAY));
@@ -67,9 +69,10 @@ describe('trending by votes', () => {
     const d = body(await trending('?period=7d')).data;
     assert.deepEqual(d.meta, { period: '7d', type: 'votes', limit: 20 });
     assert.deepEqual(d.names.map((n: any) => [n.name, n.trending_metrics.period_upvotes, n.trending_metrics.period_downvotes, n.trending_metrics.period_votes]), [
-      ['hot.eth', 3, 1, 4], // ties with old.eth on period votes and net score: the older name id first
+      ['hot.eth', 3, 1, 4], // ties with old.eth on period votes and upvotes: the older name id first
       ['old.eth', 3, 1, 4],
       ['warm.eth', 2, 1, 3],
+      ['sour.eth', 0, 3, 3],
       ['flip.eth', 1, 0, 1],
     ]);
     assert.ok(!d.names.some((n: any) => n.name === 'stale.eth' || n.name === 'gone.eth'));
@@ -90,7 +93,7 @@ describe('trending by votes', () => {
   it('with a valid token each entry carries the caller\'s own vote; a bad token is 401', async () => {
     const d = body(await trending('?period=7d', users[3].headers)).data;
     const by = Object.fromEntries(d.names.map((n: any) => [n.name, n.user_vote]));
-    assert.deepEqual(by, { 'hot.eth': -1, 'old.eth': -1, 'warm.eth': null, 'flip.eth': null });
+    assert.deepEqual(by, { 'hot.eth': -1, 'old.eth': -1, 'warm.eth': null, 'sour.eth': null, 'flip.eth': null });
     const bad = await trending('', { authorization: 'Bearer bad.token.here' });
     assert.equal(bad.statusCode, 401, show(bad));
     assert.equal(body(bad).error.code, 'UNAUTHORIZED');

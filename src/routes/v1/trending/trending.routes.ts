@@ -15,8 +15,8 @@ export const trendingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         'Each name is a standard search result plus `trending_metrics`. What counts: for each user and name, the ' +
         "user's latest vote on that name cast within the period, once: 1 as a period upvote, -1 as a period downvote, " +
-        'a removal not at all (so re-casting never inflates a name). Ranked by period_votes descending, then all-time ' +
-        'net score descending, then name id ascending; names with no counted vote in the period are left out.\n\n' +
+        'a removal not at all (so re-casting never inflates a name). Ranked by period_votes descending, then ' +
+        'period_upvotes descending, then name id ascending; names with no counted vote in the period are left out.\n\n' +
         "Effect of authentication: with a valid bearer token each entry also carries `user_vote`, the caller's current " +
         'vote on the name (1, -1 or null); without a token the field is absent. The ranking is the same for everyone. ' +
         'A bad token is 401.',
