@@ -3,6 +3,7 @@ import { purgeExpiredJob } from './handlers/maintenance.js';
 import { verifyEmailJob } from './handlers/mail-verify-email.js';
 import { leaderboardRefreshJob } from './handlers/leaderboard-refresh.job.js';
 import { clubsRefreshJob } from './handlers/clubs-refresh.job.js';
+import { syncEventsJob, syncNamesJob, syncPricesJob } from './handlers/sync.job.js';
 
 /** Every job of the service, one line each. Start-up creates a queue and a worker per entry. */
 export const jobDefinitions: readonly AnyJobDefinition[] = [
@@ -10,4 +11,7 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   verifyEmailJob,
   leaderboardRefreshJob,
   clubsRefreshJob,
+  syncNamesJob,
+  syncEventsJob,
+  syncPricesJob,
 ];
