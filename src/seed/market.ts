@@ -21,6 +21,8 @@ type Kind = 'listing_sold' | 'listing_expired' | 'offer_received' | 'offer_accep
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const sec = (ms: number) => Math.floor(ms / 1000);
+/** Orders carry whole seconds (startTime, endTime); the rows' times match them. */
+const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
 /** A marketplace's fee recipient, for the listings that carry a broker fee. */
 const BROKER = '0x8de9c5a032463c561423387a9648c5c7bcc5bc90';
 /** Notifications cover the last eight weeks. */
@@ -73,6 +75,7 @@ export class MarketGenerator {
   }
 
   private async listing(name: DemoName, seller: string, status: string, eth: number, currency: Currency, created: number, end: number, extra: { updated?: number; unfundedAt?: number; fee?: Fee } = {}) {
+    [created, end] = [wholeSecond(created), wholeSecond(end)];
     const id = ++this.ids.listing;
     const price = this.amount(eth, currency, created);
     const { hash, data } = await this.order('listing', name, seller, price, currency, created, end, extra.fee);
@@ -85,6 +88,7 @@ export class MarketGenerator {
   }
 
   private async offer(name: DemoName, buyer: string, status: string, eth: number, currency: Currency, created: number, end: number, extra: { updated?: number; unfundedAt?: number } = {}) {
+    [created, end] = [wholeSecond(created), wholeSecond(end)];
     const id = ++this.ids.offer;
     const amount = this.amount(eth, currency, created);
     const { hash, data } = await this.order('offer', name, buyer, amount, currency, created, end);

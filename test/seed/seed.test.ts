@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { recoverTypedDataAddress, type Hex } from 'viem';
+import { parseEthName } from '../../src/lib/ens.js';
+import { orderHash, orderTypedData, type OrderComponents } from '../../src/lib/seaport.js';
+import { DAY, HOUR } from '../../src/lib/time.js';
+import { seedDemoData, seedOptionsFrom, startOfUtcDay } from '../../src/seed/seed.js';
+import { addressOf } from '../helpers/accounts.js';
+import { createTestApp, type TestContext } from '../helpers/app.js';
+
+const NAMES = 2000;
+const DEMO = Array.from({ length: 10 }, (_, i) => addressOf(i));
+
+describe('demo data seed', () => {
+  let ctx: TestContext;
+  let now: Date;
+  let counts: Record<string, number>;
+  let again: Record<string, number>;
+  let firstRows: Record<string, unknown[]>;
+  let secondRows: Record<string, unknown[]>;
+
+  const seed = () => seedDemoData(ctx.container.db, { ...seedOptionsFrom(ctx.config), pool: ctx.container.pool, names: NAMES, now });
+  const q = async <T = any>(query: string, ...params: unknown[]): Promise<T[]> => (await ctx.container.pool.query(query, params)).rows as T[];
+  const firstOf = async () => {
+    const rows: Record<string, unknown[]> = {};
+    for (const [table, order] of Object.entries({ users: 'id', ens_names: 'id', registrations: 'id', sales: 'id', listings: 'id', offers: 'id', votes: 'user_id, ens_name_id', vote_events: 'id', notifications: 'id', eth_usd_prices: 'day' })) {
+      rows[table] = await q(`SELECT * FROM ${table} ORDER BY ${order} LIMIT 20`);
+    }
+    return rows;
+  };
+
+  before(async () => {
+    ctx = await createTestApp();
+    now = startOfUtcDay();
+    counts = await seed();
+    firstRows = await firstOf();
+    again = await seed();
+    secondRows = await firstOf();
+  });
+  after(async () => ctx?.close());
+
+  it('is deterministic: the same counts and the same first rows twice', () => {
+    assert.deepEqual(again, counts);
+    assert.deepEqual(secondRows, firstRows);
+  });
+
+  it('fills every table it writes, with about the requested number of names', async () => {
+    for (const [table, n] of Object.entries(counts)) assert.ok(n > 0, `${table} is empty: ${JSON.stringify(counts)}`);
+    assert.equal(counts.ens_names, NAMES);
+    for (const [table, n] of Object.entries(counts)) {
+      const [{ count }] = await q(`SELECT count(*)::int AS count FROM ${table}`);
+      assert.equal(count, n, table);
+    }
+  });
+
+  it('has names of every kind: club numbers, 3 letters, words, emoji, and every expiry status', async () => {
+    const [r] = await q(`SELECT
+      count(*) FILTER (WHERE '999' = ANY(clubs))::int AS c999, count(*) FILTER (WHERE '10k' = ANY(clubs))::int AS c10k,
+      count(*) FILTER (WHERE '100k' = ANY(clubs))::int AS c100k, count(*) FILTER (WHERE '3-letters' = ANY(clubs))::int AS l3,
+      count(*) FILTER (WHERE has_emoji)::int AS emoji, count(*) FILTER (WHERE wrapped)::int AS wrapped,
+      count(*) FILTER (WHERE expiry_date > $1)::int AS registered,
+      count(*) FILTER (WHERE expiry_date <= $1 AND expiry_date > $1::timestamptz - interval '90 days')::int AS grace,
+      count(*) FILTER (WHERE expiry_date <= $1::timestamptz - interval '90 days' AND expiry_date > $1::timestamptz - interval '111 days')::int AS premium,
+      count(*) FILTER (WHERE expiry_date <= $1::timestamptz - interval '111 days')::int AS available
+      FROM ens_names`, now);
+    for (const [k, v] of Object.entries(r)) assert.ok((v as number) > 0, `no ${k}: ${JSON.stringify(r)}`);
+    const words = await q<{ name: string }>(`SELECT name FROM ens_names WHERE name IN ('time.eth', 'people.eth', 'water.eth', 'house.eth')`);
+    assert.ok(words.length >= 3, `common words missing: ${JSON.stringify(words)}`);
+  });
+
+  it('stores names exactly as parseEthName gives them, clubs included', async () => {
+    const rows = await q(`SELECT name, label, labelhash, namehash, token_id, has_emoji FROM ens_names WHERE id % 97 = 0 OR has_emoji ORDER BY id`);
+    for (const r of rows) {
+      const p = parseEthName(r.name);
+      assert.deepEqual([r.name, r.label, r.labelhash, r.namehash, r.token_id, r.has_emoji], [p.name, p.label, p.labelhash, p.namehash, p.tokenId, p.hasEmoji], r.name);
+    }
+  });
+
+  it('has listings and offers in every status', async () => {
+    const listings = (await q(`SELECT DISTINCT status FROM listings`)).map((r) => r.status).sort();
+    const offers = (await q(`SELECT DISTINCT status FROM offers`)).map((r) => r.status).sort();
+    assert.deepEqual(listings, ['active', 'cancelled', 'expired', 'sold', 'unfunded']);
+    assert.deepEqual(offers, ['accepted', 'expired', 'pending', 'rejected', 'unfunded']);
+  });
+
+  it('gives each demo account names, active listings, offers made and offers received, and users 1-10', async () => {
+    const users = await q(`SELECT id, address, email, email_verified_at FROM users WHERE id <= 10 ORDER BY id`);
+    assert.deepEqual(users.map((u) => u.address), DEMO);
+    assert.ok(users.some((u) => u.email_verified_at !== null) && users.some((u) => u.email === null));
+    for (const a of DEMO) {
+      const [r] = await q(`SELECT
+        (SELECT count(*)::int FROM ens_names WHERE owner_address = $1) AS owned,
+        (SELECT count(*)::int FROM listings WHERE seller_address = $1 AND status = 'active') AS listed,
+        (SELECT count(*)::int FROM offers WHERE buyer_address = $1 AND status = 'pending') AS made,
+        (SELECT count(*)::int FROM offers o JOIN ens_names n ON n.id = o.ens_name_id WHERE n.owner_address = $1 AND o.status = 'pending') AS received,
+        (SELECT count(*)::int FROM notifications WHERE recipient_address = $1 AND read_at IS NULL) AS unread,
+        (SELECT count(*)::int FROM notifications WHERE recipient_address = $1 AND read_at IS NOT NULL) AS read`, a);
+      for (const [k, v] of Object.entries(r)) assert.ok((v as number) > 0, `${a} has no ${k}: ${JSON.stringify(r)}`);
+    }
+  });
+
+  it('signs the demo accounts\' orders with their keys; every order hash is orderHash(parameters)', async () => {
+    const config = { chainId: ctx.config.chainId, seaportAddress: ctx.config.seaportAddress };
+    const demoOrders = [
+      ...(await q(`SELECT seller_address AS offerer, order_hash, order_data FROM listings WHERE seller_address = ANY($1) AND status = 'active' ORDER BY id LIMIT 5`, DEMO)),
+      ...(await q(`SELECT buyer_address AS offerer, order_hash, order_data FROM offers WHERE buyer_address = ANY($1) AND status = 'pending' ORDER BY id LIMIT 5`, DEMO)),
+    ];
+    assert.equal(demoOrders.length, 10);
+    for (const o of demoOrders) {
+      const parameters = o.order_data.parameters as OrderComponents;
+      assert.equal(orderHash(parameters), o.order_hash);
+      const signer = await recoverTypedDataAddress({ ...orderTypedData(parameters, config), signature: o.order_data.signature as Hex });
+      assert.equal(signer.toLowerCase(), o.offerer);
+    }
+    const sample = await q(`(SELECT order_hash, order_data FROM listings WHERE id % 53 = 0) UNION ALL (SELECT order_hash, order_data FROM offers WHERE id % 53 = 0)`);
+    assert.ok(sample.length > 20);
+    for (const o of sample) {
+      assert.equal(orderHash(o.order_data.parameters), o.order_hash);
+      assert.match(o.order_data.signature, /^0x[0-9a-f]{130}$/);
+    }
+  });
+
+  it('lists with the owner as seller, active only on names not past grace, expiry from the order', async () => {
+    const bad = await q(`SELECT l.id FROM listings l JOIN ens_names n ON n.id = l.ens_name_id
+      WHERE l.status = 'active' AND (l.seller_address <> n.owner_address OR n.expiry_date <= $1::timestamptz - interval '90 days'
+        OR l.expires_at <= $1 OR extract(epoch FROM l.expires_at)::bigint <> (l.order_data->'parameters'->>'endTime')::bigint)`, now);
+    assert.deepEqual(bad, []);
+  });
+
+  it('keeps each name\'s highest offer, cheapest listing and vote counts equal to the rows they summarise', async () => {
+    const offers = await q(`SELECT n.id FROM ens_names n LEFT JOIN LATERAL (
+        SELECT id, offer_amount_wei FROM offers o WHERE o.ens_name_id = n.id AND o.status = 'pending' AND o.expires_at > now()
+        ORDER BY offer_amount_wei DESC, id LIMIT 1) o ON true
+      WHERE n.highest_offer_wei IS DISTINCT FROM o.offer_amount_wei OR n.highest_offer_id IS DISTINCT FROM o.id`);
+    assert.deepEqual(offers, []);
+    const listings = await q(`SELECT n.id FROM ens_names n LEFT JOIN LATERAL (
+        SELECT min(price_wei) AS price, max(created_at) AS created FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND l.expires_at > now()) l ON true
+      WHERE n.listing_price_wei IS DISTINCT FROM l.price OR n.listing_created_at IS DISTINCT FROM l.created`);
+    assert.deepEqual(listings, []);
+    const votes = await q(`SELECT n.id FROM ens_names n LEFT JOIN (
+        SELECT ens_name_id, count(*) FILTER (WHERE vote = 1) AS up, count(*) FILTER (WHERE vote = -1) AS down FROM votes GROUP BY 1) v ON v.ens_name_id = n.id
+      WHERE n.upvotes <> coalesce(v.up, 0) OR n.downvotes <> coalesce(v.down, 0)`);
+    assert.deepEqual(votes, []);
+    const [{ withOffer }] = await q(`SELECT count(*)::int AS "withOffer" FROM ens_names WHERE highest_offer_wei IS NOT NULL`);
+    assert.ok(withOffer > 0);
+  });
+
+  it('sets each name\'s last sale from its latest sale, in ETH, WETH and USDC', async () => {
+    const bad = await q(`SELECT n.id FROM ens_names n LEFT JOIN LATERAL (
+        SELECT sold_at, price_wei, currency_address FROM sales s WHERE s.ens_name_id = n.id ORDER BY sold_at DESC LIMIT 1) s ON true
+      WHERE n.last_sale_date IS DISTINCT FROM s.sold_at OR n.last_sale_price_wei IS DISTINCT FROM s.price_wei OR n.last_sale_currency IS DISTINCT FROM s.currency_address`);
+    assert.deepEqual(bad, []);
+    const currencies = (await q(`SELECT DISTINCT currency_address FROM sales`)).map((r) => r.currency_address).sort();
+    assert.deepEqual(currencies, ['0x0000000000000000000000000000000000000000', '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', ctx.config.wethAddress].sort());
+  });
+
+  it('has early minters, referral registrations since 2026-04-01 and votes in the last 24 hours', async () => {
+    const [r] = await q(`SELECT
+      (SELECT count(*)::int FROM registrations WHERE kind = 'registration' AND block_time < '2017-06-23') AS prepunk,
+      (SELECT count(*)::int FROM registrations WHERE kind = 'registration' AND block_time >= '2019-05-04' AND block_time < '2021-11-01') AS pioneer,
+      (SELECT count(*)::int FROM registrations WHERE kind = 'registration' AND referrer = $1 AND block_time >= '2026-04-01') AS referred_registrations,
+      (SELECT count(*)::int FROM registrations WHERE kind = 'renewal' AND referrer = $1 AND block_time >= '2026-04-01' AND cost_wei > 0) AS referred_renewals,
+      (SELECT count(*)::int FROM vote_events WHERE cast_at > $2::timestamptz - interval '24 hours' AND cast_at <= $2) AS recent_votes,
+      (SELECT count(*)::int FROM registrations WHERE block_time > $2) AS future_events`, ctx.config.referrerCode, now);
+    const { future_events: future, ...rest } = r;
+    for (const [k, v] of Object.entries(rest)) assert.ok((v as number) > 0, `no ${k}: ${JSON.stringify(r)}`);
+    assert.equal(future, 0);
+  });
+
+  it('prices registrations with the day\'s ETH/USD and has a price for every day since 2017-05-01', async () => {
+    const [days] = await q(`SELECT min(day)::text AS first, max(day)::text AS last, count(*)::int AS n FROM eth_usd_prices`);
+    assert.equal(days.first, '2017-05-01');
+    assert.equal(days.last, now.toISOString().slice(0, 10));
+    assert.equal(days.n, Math.round((now.getTime() - Date.UTC(2017, 4, 1)) / DAY) + 1);
+    // A one-year renewal of a 5+ character name costs $5 at that day's price.
+    const rows = await q(`SELECT r.cost_wei, p.price_usd FROM registrations r JOIN ens_names n ON n.id = r.ens_name_id
+      JOIN eth_usd_prices p ON p.day = (r.block_time AT TIME ZONE 'UTC')::date
+      WHERE r.kind = 'renewal' AND r.duration_seconds = 31536000 AND char_length(n.label) >= 5 LIMIT 20`);
+    assert.ok(rows.length > 0);
+    for (const row of rows) assert.ok(Math.abs(Number(row.cost_wei) / 1e18 * Number(row.price_usd) - 5) < 0.01, JSON.stringify(row));
+  });
+
+  it('writes one vote event per vote at the same time, and notifications of the last weeks', async () => {
+    const [r] = await q(`SELECT
+      (SELECT count(*)::int FROM votes v LEFT JOIN vote_events e ON e.user_id = v.user_id AND e.ens_name_id = v.ens_name_id AND e.cast_at = v.created_at WHERE e.id IS NULL) AS unmatched,
+      (SELECT count(*)::int FROM notifications WHERE created_at < $1::timestamptz - interval '57 days' OR created_at > $1) AS outside,
+      (SELECT count(*)::int FROM notifications WHERE (metadata ? 'offerId' OR metadata ? 'listingId') AND ens_name_id IS NOT NULL) AS linked,
+      (SELECT count(DISTINCT type)::int FROM notifications) AS types`, now);
+    assert.equal(r.unmatched, 0);
+    assert.equal(r.outside, 0);
+    assert.equal(r.linked, counts.notifications);
+    assert.ok(r.types >= 3, JSON.stringify(r));
+    assert.ok(now.getTime() - HOUR < Date.now());
+  });
+
+  it('moves the id sequences past the seeded rows', async () => {
+    const [{ id }] = await q(`INSERT INTO users (address) VALUES ('0x000000000000000000000000000000000000dead') RETURNING id`);
+    assert.equal(id, counts.users + 1);
+    await sql`DELETE FROM users WHERE id = ${id}`.execute(ctx.container.db);
+  });
+});
