@@ -3,6 +3,8 @@ import { purgeExpiredJob } from './handlers/maintenance.js';
 import { verifyEmailJob } from './handlers/mail-verify-email.js';
 import { leaderboardRefreshJob } from './handlers/leaderboard-refresh.job.js';
 import { clubsRefreshJob } from './handlers/clubs-refresh.job.js';
+import { orderExpiryJob } from './handlers/order-expiry.job.js';
+import { orderValidationJob } from './handlers/order-validation.job.js';
 import { syncEventsJob, syncNamesJob, syncPricesJob } from './handlers/sync.job.js';
 
 /** Every job of the service, one line each. Start-up creates a queue and a worker per entry. */
@@ -11,6 +13,8 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   verifyEmailJob,
   leaderboardRefreshJob,
   clubsRefreshJob,
+  orderExpiryJob,
+  orderValidationJob,
   syncNamesJob,
   syncEventsJob,
   syncPricesJob,

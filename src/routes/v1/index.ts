@@ -1,6 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { aiRoutes } from './ai/ai.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { cartRoutes } from './cart/cart.routes.js';
+import { listingRoutes } from './listings/listings.routes.js';
+import { offerRoutes } from './offers/offers.routes.js';
 import { awardsRoutes } from './awards/awards.routes.js';
 import { clubsRoutes } from './clubs/clubs.routes.js';
 import { googleMetricsRoutes } from './google-metrics/google-metrics.routes.js';
@@ -18,6 +21,9 @@ import { voteRoutes } from './votes/votes.routes.js';
 export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes);
   await app.register(userRoutes);
+  await app.register(listingRoutes);
+  await app.register(offerRoutes);
+  await app.register(cartRoutes);
   await app.register(verificationRoutes);
   await app.register(voteRoutes);
   await app.register(trendingRoutes);

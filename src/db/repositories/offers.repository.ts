@@ -1,0 +1,124 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Executor } from '../client.js';
+import type { OfferStatus } from '../schema.js';
+
+/** An offer joined with its name, as the API shows it (status already accounts for the end time). */
+export interface OfferRow {
+  id: number;
+  ens_name_id: number;
+  buyer_address: string;
+  offer_amount_wei: string;
+  currency_address: string;
+  order_hash: string;
+  order_data: Record<string, unknown>;
+  status: OfferStatus;
+  created_at: Date;
+  expires_at: Date | null;
+  source: string;
+  last_validated_at: Date | null;
+  unfunded_at: Date | null;
+  unfunded_reason: string | null;
+  name: string;
+  token_id: string;
+  owner_address: string | null;
+}
+
+export interface OfferFilters {
+  buyer?: string;
+  ensNameId?: number;
+  status?: OfferStatus;
+  /** Offers on names this address owns. */
+  owner?: string;
+}
+
+export type OfferSort = 'created' | 'amount';
+
+/** A live offer (pending, unfunded) past its end time reads as expired until the sweep writes it. */
+const EFFECTIVE_STATUS = sql<OfferStatus>`CASE WHEN o.status IN ('pending', 'unfunded') AND o.expires_at <= now() THEN 'expired' ELSE o.status END`;
+
+function statusIs(status: OfferStatus): RawBuilder<SqlBool> {
+  switch (status) {
+    case 'pending':
+    case 'unfunded':
+      return sql<SqlBool>`(o.status = ${status} AND (o.expires_at IS NULL OR o.expires_at > now()))`;
+    case 'expired':
+      return sql<SqlBool>`(o.status = 'expired' OR (o.status IN ('pending', 'unfunded') AND o.expires_at <= now()))`;
+    default:
+      return sql<SqlBool>`o.status = ${status}`;
+  }
+}
+
+function filtered(db: Executor, f: OfferFilters) {
+  return db
+    .selectFrom('offers as o')
+    .$if(f.buyer !== undefined, (qb) => qb.where('o.buyer_address', '=', f.buyer!))
+    .$if(f.ensNameId !== undefined, (qb) => qb.where('o.ens_name_id', '=', f.ensNameId!))
+    .$if(f.status !== undefined, (qb) => qb.where(statusIs(f.status!)))
+    .$if(f.owner !== undefined, (qb) => qb.where('o.ens_name_id', 'in', db.selectFrom('ens_names').select('id').where('owner_address', '=', f.owner!)));
+}
+
+const COLUMNS = [
+  'o.id', 'o.ens_name_id', 'o.buyer_address', 'o.offer_amount_wei', 'o.currency_address', 'o.order_hash', 'o.order_data',
+  'o.created_at', 'o.expires_at', 'o.source', 'o.last_validated_at', 'o.unfunded_at', 'o.unfunded_reason',
+  'n.name', 'n.token_id', 'n.owner_address',
+] as const;
+
+export async function findOffersByIds(db: Executor, ids: readonly number[]): Promise<OfferRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('offers as o')
+    .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
+    .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])
+    .where('o.id', 'in', ids)
+    .execute();
+  return rows as OfferRow[];
+}
+
+export async function findOfferById(db: Executor, id: number): Promise<OfferRow | undefined> {
+  return (await findOffersByIds(db, [id]))[0];
+}
+
+/** One page of offers, newest first by default; ties break on id in the same direction. */
+export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<OfferRow[]> {
+  const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
+  const page = await filtered(db, f).select('o.id').orderBy(column, order).orderBy('o.id', order).limit(limit).offset(offset).execute();
+  const rows = await findOffersByIds(db, page.map((p) => p.id));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return page.flatMap((p) => byId.get(p.id) ?? []);
+}
+
+/** How many offers match, counting at most `cap` (+1 tells "more than cap"). */
+export async function countOffers(db: Executor, f: OfferFilters, cap?: number): Promise<number> {
+  const inner = filtered(db, f).select(sql`1`.as('one')).$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
+  const row = await db.selectFrom(inner.as('s')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface NewOffer {
+  ensNameId: number;
+  buyer: string;
+  amountWei: string;
+  currency: string;
+  orderHash: string;
+  orderData: Record<string, unknown>;
+  source: string;
+  expiresAt: Date | null;
+}
+
+export async function insertOffer(trx: Executor, o: NewOffer): Promise<number> {
+  const row = await trx
+    .insertInto('offers')
+    .values({
+      ens_name_id: o.ensNameId,
+      buyer_address: o.buyer,
+      offer_amount_wei: o.amountWei,
+      currency_address: o.currency,
+      order_hash: o.orderHash,
+      order_data: JSON.stringify(o.orderData),
+      source: o.source,
+      expires_at: o.expiresAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

@@ -1,0 +1,40 @@
+import type { Deps } from '../../container.js';
+import { expireDueOrders } from '../../services/order-state.js';
+import { defineJob } from '../registry.js';
+
+declare module '../queue.js' {
+  interface JobPayloads {
+    /** Listings and offers past their end time → expired. No payload. */
+    'orders.expire': Record<string, never>;
+  }
+}
+
+const BATCH = 500;
+/** Bounds one run; what is left waits a minute for the next run. */
+const MAX_BATCHES = 100;
+
+/**
+ * Runs the expiry sweep in batches of 500, one short transaction each, until nothing is due.
+ * Idempotent: only live orders past their end time move, so a repeated run finds nothing.
+ */
+export async function sweepExpiredOrders(deps: Pick<Deps, 'db'>): Promise<{ listings: number; offers: number }> {
+  const total = { listings: 0, offers: 0 };
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const done = await deps.db.transaction().execute((trx) => expireDueOrders(trx, BATCH));
+    total.listings += done.listings;
+    total.offers += done.offers;
+    if (done.listings < BATCH && done.offers < BATCH) break;
+  }
+  return total;
+}
+
+/** Every minute. Reads never show such orders as active in between (see the repositories). */
+export const orderExpiryJob = defineJob({
+  name: 'orders.expire',
+  schedule: '* * * * *',
+  retryLimit: 1,
+  async handle(_payload, deps) {
+    const result = await sweepExpiredOrders(deps);
+    if (result.listings + result.offers > 0) deps.logger.info(result, 'orders expired');
+  },
+});

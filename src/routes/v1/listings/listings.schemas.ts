@@ -1,0 +1,62 @@
+import { Type, type Static } from 'typebox';
+import { Address, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from '../../schemas/common.js';
+import { OrderData, OrderHash, SignedOrder, Source } from './order.schemas.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+const Statuses = [Type.Literal('active'), Type.Literal('sold'), Type.Literal('cancelled'), Type.Literal('expired'), Type.Literal('unfunded')];
+
+export const Listing = Type.Object({
+  id: Type.Integer(),
+  ens_name_id: Type.Integer(),
+  seller_address: Address,
+  price_wei: Wei,
+  currency_address: Address,
+  order_hash: Type.String(),
+  order_data: OrderData,
+  status: Type.String({ description: 'active, sold, cancelled, expired or unfunded' }),
+  source: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  expires_at: NullableTimestamp,
+  last_validated_at: NullableTimestamp,
+  unfunded_at: NullableTimestamp,
+  unfunded_reason: Nullable(Type.String({ description: 'ownership_lost, not_approved…' })),
+  broker_address: Nullable(Address),
+  broker_fee_bps: Nullable(Type.Integer()),
+  ens_name: Type.String(),
+  token_id: Type.String(),
+  current_owner: Nullable(Address),
+  name_expiry_date: NullableTimestamp,
+  registration_date: NullableTimestamp,
+  last_sale_date: NullableTimestamp,
+});
+export type Listing = Static<typeof Listing>;
+
+export const ListingsQuery = Type.Object({
+  page: Page,
+  limit: Limit,
+  status: Type.Union(Statuses, { default: 'active', description: 'active (default), sold, cancelled, expired or unfunded' }),
+  seller: Type.Optional({ ...Address, description: 'seller address' }),
+  minPrice: Type.Optional({ ...Wei, description: 'lowest price, wei (compared as a number)' }),
+  maxPrice: Type.Optional({ ...Wei, description: 'highest price, wei (compared as a number)' }),
+  sort: Type.Union([Type.Literal('price'), Type.Literal('created'), Type.Literal('expiry'), Type.Literal('name')], { default: 'created', description: 'price, created (default), expiry (the listing end time) or name' }),
+  order: SortOrder,
+});
+export type ListingsQuery = Static<typeof ListingsQuery>;
+
+export const ListingPage = Type.Object({ listings: Type.Array(Listing), pagination: PaginationB });
+
+export const NameParams = Type.Object({ name: EnsNameParam });
+
+export const CreateListingBody = Type.Object({
+  orderData: SignedOrder,
+  source: Type.Optional(Source),
+  ensNameId: Type.Optional(Id),
+  sellerAddress: Type.Optional(Address),
+  priceWei: Type.Optional(Wei),
+  currencyAddress: Type.Optional(Address),
+  expiresAt: Type.Optional(NullableTimestamp),
+  orderHash: Type.Optional(OrderHash),
+});
+export type CreateListingBody = Static<typeof CreateListingBody>;

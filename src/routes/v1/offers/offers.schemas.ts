@@ -1,0 +1,67 @@
+import { Type, type Static } from 'typebox';
+import { Address, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from '../../schemas/common.js';
+import { OrderData, OrderHash, SignedOrder, Source } from '../listings/order.schemas.js';
+
+export const OfferStatus = Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('rejected'), Type.Literal('expired'), Type.Literal('unfunded')]);
+
+export const Offer = Type.Object({
+  id: Type.Integer(),
+  ens_name_id: Type.Integer(),
+  buyer_address: Address,
+  offer_amount_wei: Wei,
+  currency_address: Address,
+  order_hash: Type.String(),
+  order_data: OrderData,
+  status: Type.String({ description: 'pending, accepted, rejected, expired or unfunded' }),
+  created_at: Timestamp,
+  expires_at: NullableTimestamp,
+  source: Type.String(),
+  last_validated_at: NullableTimestamp,
+  unfunded_at: NullableTimestamp,
+  unfunded_reason: Type.Union([Type.String({ description: 'insufficient_balance, insufficient_allowance, marked_by_user' }), Type.Null()]),
+  name: Type.String(),
+  token_id: Type.String(),
+});
+export type Offer = Static<typeof Offer>;
+
+const PageQuery = {
+  page: Page,
+  limit: Limit,
+  status: Type.Optional({ ...OfferStatus, description: 'only offers in this status (a pending offer past its end time counts as expired)' }),
+  sort: Type.Union([Type.Literal('created'), Type.Literal('amount')], { default: 'created', description: 'created (default) or amount' }),
+  order: SortOrder,
+};
+
+export const OffersQuery = Type.Object({
+  ...PageQuery,
+  buyer: Type.Optional({ ...Address, description: 'offers made by this address' }),
+  name: Type.Optional({ ...EnsNameParam, description: 'offers on this name' }),
+  owner: Type.Optional({ ...Address, description: 'offers on names this address owns' }),
+});
+export type OffersQuery = Static<typeof OffersQuery>;
+
+export const OffersPathQuery = Type.Object(PageQuery);
+export type OffersPathQuery = Static<typeof OffersPathQuery>;
+
+export const OfferPage = Type.Object({ offers: Type.Array(Offer), pagination: PaginationB });
+
+export const AddressParams = Type.Object({ address: Address });
+
+export const CreateOfferBody = Type.Object({
+  orderData: SignedOrder,
+  source: Type.Optional(Source),
+  ensNameId: Type.Optional(Id),
+  buyerAddress: Type.Optional(Address),
+  offerAmountWei: Type.Optional(Wei),
+  currencyAddress: Type.Optional(Address),
+  expiresAt: Type.Optional(NullableTimestamp),
+  orderHash: Type.Optional(OrderHash),
+});
+export type CreateOfferBody = Static<typeof CreateOfferBody>;
+
+export const UpdateOfferBody = Type.Object({
+  offerAmountWei: Type.Optional({ ...Wei, description: 'new amount in wei' }),
+  status: Type.Optional({ ...OfferStatus, description: 'pending, accepted, rejected, expired or unfunded' }),
+  orderData: Type.Optional({ ...SignedOrder, description: 'optional: the buyer\'s re-signed order for the new amount; replaces the stored order' }),
+});
+export type UpdateOfferBody = Static<typeof UpdateOfferBody>;

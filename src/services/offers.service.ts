@@ -1,0 +1,244 @@
+import { sql } from 'kysely';
+import type { Deps } from '../container.js';
+import type { OfferStatus } from '../db/schema.js';
+import { countOffers, findOfferById, insertOffer, listOffers, type OfferFilters, type OfferRow } from '../db/repositories/offers.repository.js';
+import { orderHashExists } from '../db/repositories/listings.repository.js';
+import { AppError } from '../errors.js';
+import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
+import { iso } from '../lib/time.js';
+import type { CreateOfferBody, Offer, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../routes/v1/offers/offers.schemas.js';
+import { notify, type NewNotification } from './notifier.js';
+import { isUniqueViolation, pagedTotal, resolveName } from './listings.service.js';
+import { lockName, offerAcceptedNotice, offerRejectedNotice, recalculateHighestOffer, UnfundedReason } from './order-state.js';
+import { checkClaims, checkTokenKind, findNameByToken, offerTerms, parseSignedOrder, verifyOrderSignature, type ParsedOrder } from './order-validation.js';
+import type { AuthUser } from './tokens.js';
+import '../jobs/handlers/order-validation.job.js';
+
+export function toOffer(row: OfferRow): Offer {
+  return {
+    id: row.id,
+    ens_name_id: row.ens_name_id,
+    buyer_address: row.buyer_address,
+    offer_amount_wei: BigInt(row.offer_amount_wei).toString(),
+    currency_address: row.currency_address,
+    order_hash: row.order_hash,
+    order_data: row.order_data,
+    status: row.status,
+    created_at: iso(row.created_at),
+    expires_at: iso(row.expires_at),
+    source: row.source,
+    last_validated_at: iso(row.last_validated_at),
+    unfunded_at: iso(row.unfunded_at),
+    unfunded_reason: row.unfunded_reason,
+    name: row.name,
+    token_id: BigInt(row.token_id).toString(),
+  };
+}
+
+/**
+ * The status moves PUT /offers/:id allows (current → requested). Sending the current status again
+ * is allowed and changes nothing. accepted and rejected are final; an offer past its end time is
+ * expired whatever its stored status says, and can only be withdrawn (rejected) by its buyer.
+ */
+export const OFFER_MOVES: Readonly<Record<OfferStatus, readonly OfferStatus[]>> = {
+  pending: ['accepted', 'rejected', 'expired', 'unfunded'],
+  unfunded: ['pending', 'rejected', 'expired'],
+  expired: ['pending', 'rejected'],
+  accepted: [],
+  rejected: [],
+};
+
+function isPast(date: Date | null): boolean {
+  return date !== null && date.getTime() <= Date.now();
+}
+
+/** Offers: browse, read, create from a signed Seaport order, update amount or status. */
+export class OfferService {
+  constructor(private readonly deps: Deps) {}
+
+  async list(q: OffersQuery | (OffersPathQuery & { buyer?: string; owner?: string; name?: string })): Promise<{ offers: Offer[]; pagination: PageB }> {
+    const filters: OfferFilters = {
+      buyer: q.buyer?.toLowerCase(),
+      owner: q.owner?.toLowerCase(),
+      status: q.status,
+      ensNameId: q.name === undefined ? undefined : (await resolveName(this.deps.db, q.name)).id,
+    };
+    const key = `offers:${filters.buyer ?? ''}:${filters.owner ?? ''}:${filters.status ?? ''}:${filters.ensNameId ?? ''}`;
+    const [rows, total] = await Promise.all([
+      listOffers(this.deps.db, filters, q.sort, q.order, q.limit, offsetOf(q.page, q.limit)),
+      pagedTotal(this.deps, key, (cap) => countOffers(this.deps.db, filters, cap)),
+    ]);
+    return { offers: rows.map(toOffer), pagination: pageB(q.page, q.limit, total) };
+  }
+
+  async get(id: number): Promise<Offer> {
+    const row = await findOfferById(this.deps.db, id);
+    if (!row) throw new AppError('OFFER_NOT_FOUND', `Offer ${id} not found`);
+    return toOffer(row);
+  }
+
+  /** Checks a signed offer order (see order-validation.ts) and the name it asks for. */
+  private async checkOrder(orderData: CreateOfferBody['orderData'], buyer: string) {
+    const order = parseSignedOrder(orderData);
+    if (order.components.offerer !== buyer) {
+      throw new AppError('INVALID_ORDER', 'The order\'s offerer must be the signed-in buyer', { reason: 'offerer_not_caller', field: 'body.orderData.parameters.offerer' });
+    }
+    const terms = offerTerms(order, this.deps.config);
+    const name = await findNameByToken(this.deps.db, terms.token);
+    if (!name) throw new AppError('ENS_NAME_NOT_FOUND', 'The order\'s token is not a name known here');
+    checkTokenKind(name, terms.token);
+    return { order, terms, name };
+  }
+
+  private async checkNewOrder(order: ParsedOrder): Promise<void> {
+    await verifyOrderSignature(this.deps, order);
+    if (await orderHashExists(this.deps.db, order.hash)) throw new AppError('DUPLICATE_ORDER', 'This order is already stored', { orderHash: order.hash });
+  }
+
+  /**
+   * Stores an offer from a signed order: the offerer is the caller, it gives an accepted ERC-20
+   * amount for one name token, claims agree, the signature is the buyer's, the order is new. The
+   * name's highest offer is recalculated and its owner notified (offer_received).
+   */
+  async create(user: AuthUser, body: CreateOfferBody): Promise<Offer> {
+    const buyer = user.address.toLowerCase();
+    const { order, terms, name } = await this.checkOrder(body.orderData, buyer);
+    checkClaims(
+      { ensNameId: body.ensNameId, buyerAddress: body.buyerAddress, offerAmountWei: body.offerAmountWei, currencyAddress: body.currencyAddress, expiresAt: body.expiresAt, orderHash: body.orderHash },
+      { ensNameId: name.id, buyerAddress: terms.buyer, offerAmountWei: terms.amountWei.toString(), currencyAddress: terms.currency, expiresAt: terms.expiresAt, orderHash: order.hash },
+    );
+    if (name.owner_address === buyer) throw new AppError('INVALID_ORDER', 'You cannot make an offer on a name you own', { reason: 'own_name' });
+    await this.checkNewOrder(order);
+
+    let id: number;
+    try {
+      id = await this.deps.db.transaction().execute(async (trx) => {
+        const locked = await lockName(trx, name.id);
+        const offerId = await insertOffer(trx, {
+          ensNameId: name.id,
+          buyer,
+          amountWei: terms.amountWei.toString(),
+          currency: terms.currency,
+          orderHash: order.hash,
+          orderData: order.orderData,
+          source: (body.source ?? 'grails').toLowerCase(),
+          expiresAt: terms.expiresAt,
+        });
+        await recalculateHighestOffer(trx, name.id);
+        if (locked?.owner_address) {
+          await notify(trx, {
+            recipient: locked.owner_address,
+            type: 'offer_received',
+            ensNameId: name.id,
+            title: `New offer on ${name.name}`,
+            message: `${buyer} offered ${terms.amountWei.toString()} (wei of ${terms.currency}) for ${name.name}.`,
+            metadata: { offerId, amountWei: terms.amountWei.toString(), currency: terms.currency, buyer },
+          });
+        }
+        if (this.deps.rpc) await this.deps.jobs.send('orders.validate', { offerIds: [offerId] }, { trx });
+        return offerId;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, 'offers_order_hash_key')) throw new AppError('DUPLICATE_ORDER', 'This order is already stored', { orderHash: order.hash });
+      throw err;
+    }
+    return this.get(id);
+  }
+
+  /**
+   * PUT /offers/:id. Roles: `rejected` only by the buyer, `accepted` only by the name's owner,
+   * anything else by either. Moves: OFFER_MOVES (409 INVALID_STATE otherwise). The amount changes
+   * only on a pending or unfunded offer; with `orderData` the buyer's re-signed order for that
+   * amount replaces the stored one. Everything happens under the name's row lock, and the highest
+   * offer is recalculated in the same transaction.
+   */
+  async update(user: AuthUser, id: number, body: UpdateOfferBody): Promise<Offer> {
+    if (body.offerAmountWei === undefined && body.status === undefined && body.orderData === undefined) {
+      throw new AppError('NO_UPDATES', 'Send offerAmountWei and/or status');
+    }
+    const caller = user.address.toLowerCase();
+    const ref = await this.deps.db.selectFrom('offers').select(['ens_name_id', 'buyer_address', 'currency_address']).where('id', '=', id).executeTakeFirst();
+    if (!ref) throw new AppError('OFFER_NOT_FOUND', `Offer ${id} not found`);
+
+    let resigned: { order: ParsedOrder; amountWei: string; expiresAt: Date | null } | undefined;
+    if (body.orderData !== undefined) {
+      if (caller !== ref.buyer_address) throw new AppError('FORBIDDEN', 'Only the buyer can replace the signed order');
+      const { order, terms, name } = await this.checkOrder(body.orderData, ref.buyer_address);
+      if (name.id !== ref.ens_name_id || terms.currency !== ref.currency_address) {
+        throw new AppError('INVALID_ORDER', 'The new order must be for the same name and currency', { reason: 'different_terms', field: 'body.orderData' });
+      }
+      if (body.offerAmountWei !== undefined && BigInt(body.offerAmountWei) !== terms.amountWei) {
+        throw new AppError('INVALID_ORDER', 'offerAmountWei does not match the signed order', { reason: 'claim_mismatch', field: 'body.offerAmountWei' });
+      }
+      await this.checkNewOrder(order);
+      resigned = { order, amountWei: terms.amountWei.toString(), expiresAt: terms.expiresAt };
+    }
+
+    try {
+      await this.deps.db.transaction().execute(async (trx) => {
+        const name = await lockName(trx, ref.ens_name_id);
+        const offer = await trx.selectFrom('offers').select(['id', 'buyer_address', 'offer_amount_wei', 'currency_address', 'status', 'expires_at']).where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+        if (!name) throw new AppError('OFFER_NOT_FOUND', `Offer ${id} not found`);
+        const isBuyer = caller === offer.buyer_address;
+        const isOwner = name.owner_address !== null && caller === name.owner_address;
+        if (body.status === 'rejected' && !isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can reject (withdraw) an offer');
+        if (body.status === 'accepted' && !isOwner) throw new AppError('FORBIDDEN', 'Only the owner of the name can accept an offer');
+        if (!isBuyer && !isOwner) throw new AppError('FORBIDDEN', 'Only the buyer or the owner of the name can update this offer');
+
+        const stored = offer.status;
+        const current: OfferStatus = (stored === 'pending' || stored === 'unfunded') && isPast(offer.expires_at) ? 'expired' : stored;
+        const target: OfferStatus = body.status ?? current;
+        if (target !== current && !OFFER_MOVES[current].includes(target)) {
+          throw new AppError('INVALID_STATE', `An offer that is ${current} cannot become ${target}`, { status: current, requested: target });
+        }
+        const expiresAt = resigned ? resigned.expiresAt : offer.expires_at;
+        if (target === 'pending' && isPast(expiresAt)) {
+          throw new AppError('INVALID_STATE', 'The offer has passed its end time and cannot be pending again', { status: current, requested: target });
+        }
+        const newAmount = resigned?.amountWei ?? body.offerAmountWei;
+        const amountChanges = newAmount !== undefined && BigInt(newAmount) !== BigInt(offer.offer_amount_wei);
+        if ((amountChanges || resigned) && !(['pending', 'unfunded'] as OfferStatus[]).includes(target)) {
+          throw new AppError('INVALID_STATE', `The amount of a${target === 'accepted' || target === 'expired' ? 'n' : ''} ${target} offer cannot change`, { status: target });
+        }
+
+        const statusChanges = target !== stored;
+        if (statusChanges || amountChanges || resigned) {
+          await trx
+            .updateTable('offers')
+            .set({
+              ...(statusChanges ? { status: target } : {}),
+              ...(statusChanges && target === 'unfunded' ? { unfunded_at: sql`now()`, unfunded_reason: UnfundedReason.MARKED_BY_USER } : {}),
+              ...(statusChanges && stored === 'unfunded' ? { unfunded_at: null, unfunded_reason: null } : {}),
+              ...(amountChanges ? { offer_amount_wei: newAmount } : {}),
+              ...(resigned ? { order_hash: resigned.order.hash, order_data: JSON.stringify(resigned.order.orderData), expires_at: resigned.expiresAt, last_validated_at: null } : {}),
+              updated_at: sql`now()`,
+            })
+            .where('id', '=', id)
+            .execute();
+          await recalculateHighestOffer(trx, name.id);
+        }
+
+        const updated = { ...offer, offer_amount_wei: newAmount ?? offer.offer_amount_wei };
+        const notices: NewNotification[] = [];
+        if (target !== current && target === 'accepted') notices.push(offerAcceptedNotice(updated, name));
+        if (target !== current && target === 'rejected') notices.push(offerRejectedNotice(updated, name));
+        const counterpart = isBuyer ? name.owner_address : offer.buyer_address;
+        if (amountChanges && counterpart && counterpart !== caller) {
+          notices.push({
+            recipient: counterpart,
+            type: 'offer_updated',
+            ensNameId: name.id,
+            title: `Offer on ${name.name} changed`,
+            message: `The offer on ${name.name} is now ${newAmount} (wei of ${offer.currency_address}).`,
+            metadata: { offerId: id, amountWei: newAmount, previousAmountWei: offer.offer_amount_wei, currency: offer.currency_address, by: caller },
+          });
+        }
+        await notify(trx, notices);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, 'offers_order_hash_key')) throw new AppError('DUPLICATE_ORDER', 'This order is already stored');
+      throw err;
+    }
+    return this.get(id);
+  }
+}
