@@ -1,5 +1,6 @@
 import type { Db } from '../db/client.js';
 import { refreshClubs } from '../services/clubs.service.js';
+import { refreshAllMarketSummaries } from '../services/order-state.js';
 import { DEFAULT_HOLDER_PARAMS, refreshHolderLeaderboard } from '../services/leaderboard.service.js';
 
 /**
@@ -8,6 +9,7 @@ import { DEFAULT_HOLDER_PARAMS, refreshHolderLeaderboard } from '../services/lea
  */
 export const derivedRefreshes: ReadonlyArray<{ name: string; run(db: Db): Promise<void> }> = [
   { name: 'club member counts', run: refreshClubs },
+  { name: 'highest offers and listing summaries', run: refreshAllMarketSummaries },
   // default grace period and mainnet WETH; the scheduled job refreshes with the configured ones
   { name: 'holder leaderboard', run: async (db) => void (await refreshHolderLeaderboard(db, DEFAULT_HOLDER_PARAMS)) },
 ];
