@@ -211,6 +211,19 @@ describe('votes', () => {
       assert.equal(body(name).data.ensName, 'leaderboard.eth');
     });
 
+    it('the total follows a name onto the board and off it', async () => {
+      const total = async () => body(await leaderboard('?limit=1')).data.pagination.total;
+      const before = await total();
+      await createName(t.container.db, 'lb-newcomer.eth');
+      assert.equal((await castVote(t.app, users[0], 'lb-newcomer.eth', -1)).statusCode, 200);
+      assert.equal(await total(), before + 1);
+      await castVote(t.app, users[1], 'lb-newcomer.eth', 1); // still on the board
+      assert.equal(await total(), before + 1);
+      await castVote(t.app, users[0], 'lb-newcomer.eth', 0);
+      await castVote(t.app, users[1], 'lb-newcomer.eth', 0);
+      assert.equal(await total(), before);
+    });
+
     it('each sort can be served by a partial index over the voted names', async () => {
       const client = await t.container.pool.connect();
       try {
