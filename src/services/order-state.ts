@@ -520,10 +520,14 @@ export async function refreshAllMarketSummaries(db: Executor): Promise<void> {
       ORDER BY ens_name_id, offer_amount_wei DESC, created_at ASC, id ASC
     )
     UPDATE ens_names n SET highest_offer_wei = b.offer_amount_wei, highest_offer_currency = b.currency_address, highest_offer_id = b.id
-    FROM ens_names n2 LEFT JOIN best b ON b.ens_name_id = n2.id
-    WHERE n.id = n2.id
-      AND (n.highest_offer_id IS NOT NULL OR b.id IS NOT NULL)
+    FROM best b
+    WHERE n.id = b.ens_name_id
       AND (n.highest_offer_id, n.highest_offer_wei, n.highest_offer_currency) IS DISTINCT FROM (b.id, b.offer_amount_wei::numeric, b.currency_address::text)
+  `.execute(db);
+  await sql`
+    UPDATE ens_names n SET highest_offer_wei = NULL, highest_offer_currency = NULL, highest_offer_id = NULL
+    WHERE n.highest_offer_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM offers o WHERE o.ens_name_id = n.id AND o.status = 'pending' AND (o.expires_at IS NULL OR o.expires_at > now()))
   `.execute(db);
   await sql`
     WITH cur AS (
@@ -532,9 +536,13 @@ export async function refreshAllMarketSummaries(db: Executor): Promise<void> {
       ORDER BY ens_name_id, created_at DESC, id DESC
     )
     UPDATE ens_names n SET listing_price_wei = c.price_wei, listing_currency = c.currency_address, listing_created_at = c.created_at
-    FROM ens_names n2 LEFT JOIN cur c ON c.ens_name_id = n2.id
-    WHERE n.id = n2.id
-      AND (n.listing_created_at IS NOT NULL OR c.ens_name_id IS NOT NULL)
+    FROM cur c
+    WHERE n.id = c.ens_name_id
       AND (n.listing_price_wei, n.listing_currency, n.listing_created_at) IS DISTINCT FROM (c.price_wei::numeric, c.currency_address::text, c.created_at)
+  `.execute(db);
+  await sql`
+    UPDATE ens_names n SET listing_price_wei = NULL, listing_currency = NULL, listing_created_at = NULL
+    WHERE n.listing_created_at IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now()))
   `.execute(db);
 }

@@ -1,0 +1,174 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
+import { account, addressOf, signIn } from '../helpers/accounts.js';
+import { createName } from '../helpers/factories.js';
+import { ONE_ETH, insertListing } from '../helpers/marketplace.js';
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+describe('GET /api/v1/listings', () => {
+  let t: TestContext;
+  const ids: Record<string, number> = {};
+  const nameIds: Record<string, number> = {};
+
+  before(async () => {
+    t = await createTestApp();
+    const db = t.container.db;
+    const now = Date.now();
+    // key → [name, seller, price (wei), created, listing end, status, name expiry]
+    const rows: Array<[string, string, number, bigint, number, number | null, string, number?]> = [
+      ['L1', 'alpha.eth', 0, 2n * ONE_ETH, -5 * HOUR, 10 * DAY, 'active'],
+      ['L2', 'bravo.eth', 1, 10n * ONE_ETH, -4 * HOUR, 5 * DAY, 'active'],
+      ['L3', 'charlie.eth', 0, ONE_ETH / 2n, -3 * HOUR, null, 'active'],
+      ['L4', 'delta.eth', 2, 3n * ONE_ETH, -2 * HOUR, 1 * DAY, 'active', -10 * DAY], // name in grace: shown
+      ['L5', 'echo.eth', 0, ONE_ETH, -1 * HOUR, 10 * DAY, 'active', -100 * DAY], // name past grace: never shown
+      ['L6', 'foxtrot.eth', 1, 4n * ONE_ETH, -7 * HOUR, 10 * DAY, 'sold'],
+      ['L7', 'golf.eth', 2, 5n * ONE_ETH, -8 * HOUR, 10 * DAY, 'cancelled'],
+      ['L8', 'hotel.eth', 0, 6n * ONE_ETH, -1 * HOUR, -1 * HOUR, 'active'], // ended, not swept yet
+      ['L9', 'india.eth', 1, 7n * ONE_ETH, -6 * HOUR, -2 * DAY, 'expired'],
+      ['L10', 'juliet.eth', 2, 8n * ONE_ETH, -9 * HOUR, 10 * DAY, 'unfunded'],
+    ];
+    for (const [key, name, seller, price, created, ends, status, nameExpiry] of rows) {
+      const n = await createName(db, name, { owner: addressOf(seller), expiryDate: nameExpiry === undefined ? undefined : new Date(now + nameExpiry) });
+      nameIds[key] = n.id;
+      const l = await insertListing(db, seller, n.id, name, price, { status, createdAt: new Date(now + created), expiresAt: ends === null ? null : new Date(now + ends) });
+      ids[key] = l.id;
+    }
+  });
+  after(async () => { await t?.close(); });
+
+  async function list(query: string) {
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/listings${query}` });
+    assert.equal(res.statusCode, 200, show(res));
+    assert.equal(res.headers['cache-control'], 'no-store');
+    const data = body(res).data;
+    const byId = Object.fromEntries(Object.entries(ids).map(([k, v]) => [v, k]));
+    return { keys: data.listings.map((l: { id: number }) => byId[l.id]), data, res };
+  }
+
+  it('defaults: active listings, newest first, names past grace left out, ended ones never active', async () => {
+    const { keys, data, res } = await list('');
+    assert.deepEqual(keys, ['L4', 'L3', 'L2', 'L1'], show(res));
+    assert.deepEqual(data.pagination, { page: 1, limit: 20, total: 4, totalPages: 1, hasNext: false, hasPrev: false });
+    assert.equal(body(res).meta.version, '1.0.0');
+    assert.ok(data.listings.every((l: { status: string }) => l.status === 'active'));
+  });
+
+  it('every sort, both directions', async () => {
+    assert.deepEqual((await list('?sort=price&order=asc')).keys, ['L3', 'L1', 'L4', 'L2']);
+    assert.deepEqual((await list('?sort=price')).keys, ['L2', 'L4', 'L1', 'L3']);
+    assert.deepEqual((await list('?sort=name&order=asc')).keys, ['L1', 'L2', 'L3', 'L4']);
+    assert.deepEqual((await list('?sort=name&order=desc')).keys, ['L4', 'L3', 'L2', 'L1']);
+    assert.deepEqual((await list('?sort=expiry&order=asc')).keys, ['L4', 'L2', 'L1', 'L3']);
+    assert.deepEqual((await list('?sort=expiry&order=desc')).keys, ['L3', 'L1', 'L2', 'L4']);
+    assert.deepEqual((await list('?sort=created&order=asc')).keys, ['L1', 'L2', 'L3', 'L4']);
+  });
+
+  it('seller filter, any letter case', async () => {
+    assert.deepEqual((await list(`?seller=${account(0).address}`)).keys, ['L3', 'L1']);
+    assert.deepEqual((await list(`?seller=${addressOf(2)}&status=cancelled`)).keys, ['L7']);
+    assert.deepEqual((await list(`?seller=${addressOf(9)}`)).keys, []);
+  });
+
+  it('price bounds compare wei as numbers, inclusive', async () => {
+    assert.deepEqual((await list(`?minPrice=${2n * ONE_ETH}`)).keys, ['L4', 'L2', 'L1']);
+    assert.deepEqual((await list(`?maxPrice=${3n * ONE_ETH}`)).keys, ['L4', 'L3', 'L1']);
+    assert.deepEqual((await list(`?minPrice=${2n * ONE_ETH}&maxPrice=${3n * ONE_ETH}`)).keys, ['L4', 'L1']);
+    // as text "9000…" > "10000…"; as numbers 10 ETH ≥ 9 ETH
+    assert.deepEqual((await list(`?minPrice=${9n * ONE_ETH}`)).keys, ['L2']);
+    assert.deepEqual((await list(`?maxPrice=${ONE_ETH}&sort=price&order=asc`)).keys, ['L3']);
+  });
+
+  it('every status', async () => {
+    assert.deepEqual((await list('?status=sold')).keys, ['L6']);
+    assert.deepEqual((await list('?status=cancelled')).keys, ['L7']);
+    assert.deepEqual((await list('?status=unfunded')).keys, ['L10']);
+    const expired = await list('?status=expired');
+    assert.deepEqual(expired.keys, ['L8', 'L9']);
+    assert.ok(expired.data.listings.every((l: { status: string }) => l.status === 'expired'), show(expired.res));
+  });
+
+  it('Style B pagination inside data', async () => {
+    const p1 = await list('?limit=2');
+    assert.deepEqual(p1.keys, ['L4', 'L3']);
+    assert.deepEqual(p1.data.pagination, { page: 1, limit: 2, total: 4, totalPages: 2, hasNext: true, hasPrev: false });
+    const p2 = await list('?limit=2&page=2');
+    assert.deepEqual(p2.keys, ['L2', 'L1']);
+    assert.deepEqual(p2.data.pagination, { page: 2, limit: 2, total: 4, totalPages: 2, hasNext: false, hasPrev: true });
+    const p3 = await list('?limit=2&page=3');
+    assert.deepEqual(p3.keys, []);
+    assert.equal(p3.data.pagination.hasNext, false);
+  });
+
+  it('joined name fields', async () => {
+    const { data } = await list(`?seller=${addressOf(2)}`);
+    const l = data.listings[0];
+    assert.equal(l.id, ids.L4);
+    assert.equal(l.ens_name, 'delta.eth');
+    assert.equal(l.current_owner, addressOf(2));
+    assert.equal(l.seller_address, addressOf(2));
+    assert.equal(l.price_wei, (3n * ONE_ETH).toString());
+    assert.match(l.token_id, /^\d+$/);
+    assert.ok(Date.parse(l.name_expiry_date) < Date.now());
+    assert.ok(Date.parse(l.registration_date) > 0);
+    assert.equal(l.last_sale_date, null);
+    for (const key of ['order_hash', 'order_data', 'source', 'created_at', 'updated_at', 'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'broker_address', 'broker_fee_bps', 'currency_address', 'ens_name_id']) {
+      assert.ok(key in l, key);
+    }
+  });
+
+  it('a name renewed out of its grace period shows its listings again', async () => {
+    await t.container.db.updateTable('ens_names').set({ expiry_date: new Date(Date.now() + 365 * DAY) }).where('id', '=', nameIds.L5).execute();
+    assert.deepEqual((await list('')).keys, ['L5', 'L4', 'L3', 'L2', 'L1']);
+    await t.container.db.updateTable('ens_names').set({ expiry_date: new Date(Date.now() - 100 * DAY) }).where('id', '=', nameIds.L5).execute();
+    assert.deepEqual((await list('')).keys, ['L4', 'L3', 'L2', 'L1']);
+  });
+
+  it('bad query values are 400 VALIDATION_ERROR naming the field', async () => {
+    for (const [q, field] of [['limit=0', 'query.limit'], ['limit=101', 'query.limit'], ['page=0', 'query.page'], ['status=open', 'query.status'], ['sort=random', 'query.sort'], ['order=up', 'query.order'], ['minPrice=1.5', 'query.minPrice'], ['maxPrice=-1', 'query.maxPrice'], ['seller=0x123', 'query.seller']]) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/listings?${q}` });
+      assert.equal(res.statusCode, 400, show(res));
+      assert.equal(body(res).error.code, 'VALIDATION_ERROR');
+      assert.equal(body(res).error.details.field, field, show(res));
+    }
+  });
+
+  it('GET /listings/:id and /listings/name/:name', async () => {
+    const one = await t.app.inject({ method: 'GET', url: `/api/v1/listings/${ids.L8}` });
+    assert.equal(one.statusCode, 200, show(one));
+    assert.equal(body(one).data.status, 'expired');
+    const missing = await t.app.inject({ method: 'GET', url: '/api/v1/listings/999999' });
+    assert.equal(missing.statusCode, 404, show(missing));
+    assert.equal(body(missing).error.code, 'LISTING_NOT_FOUND');
+    const byName = await t.app.inject({ method: 'GET', url: '/api/v1/listings/name/ALPHA.eth' });
+    assert.deepEqual(body(byName).data.map((l: { id: number }) => l.id), [ids.L1], show(byName));
+    assert.deepEqual(body(await t.app.inject({ method: 'GET', url: '/api/v1/listings/name/hotel' })).data, []);
+    const unknown = await t.app.inject({ method: 'GET', url: '/api/v1/listings/name/nobody-here.eth' });
+    assert.equal(body(unknown).error.code, 'ENS_NAME_NOT_FOUND', show(unknown));
+    const invalid = await t.app.inject({ method: 'GET', url: '/api/v1/listings/name/a..b' });
+    assert.equal(body(invalid).error.code, 'INVALID_NAME', show(invalid));
+  });
+
+  it('DELETE /listings/:id: only the seller cancels; final listings stay final', async () => {
+    const seller = await signIn(t.app, 1);
+    const other = await signIn(t.app, 2);
+    const del = (id: number, headers: Record<string, string> = {}) => t.app.inject({ method: 'DELETE', url: `/api/v1/listings/${id}`, headers });
+    assert.equal((await del(ids.L2)).statusCode, 401);
+    const forbidden = await del(ids.L2, other.headers);
+    assert.equal(forbidden.statusCode, 403, show(forbidden));
+    assert.equal(body(forbidden).error.code, 'FORBIDDEN');
+    assert.equal(body(await del(999999, seller.headers)).error.code, 'LISTING_NOT_FOUND');
+    const sold = await del(ids.L6, seller.headers);
+    assert.equal(sold.statusCode, 409, show(sold));
+    assert.equal(body(sold).error.code, 'INVALID_STATE');
+    const ok = await del(ids.L2, seller.headers);
+    assert.equal(ok.statusCode, 200, show(ok));
+    assert.equal(body(ok).data.status, 'cancelled');
+    assert.equal((await del(ids.L2, seller.headers)).statusCode, 200);
+    assert.deepEqual((await list('')).keys, ['L4', 'L3', 'L1']);
+    const name = await t.container.db.selectFrom('ens_names').select('listing_price_wei').where('id', '=', nameIds.L2).executeTakeFirstOrThrow();
+    assert.equal(name.listing_price_wei, null);
+  });
+});
