@@ -58,6 +58,8 @@ export class LocalSuggestionGenerator implements SuggestionGenerator {
     const c = new Candidates();
     try {
       const words = text.split(/[\s\-_]+/).filter(Boolean);
+      // Numbers and short letter names keep to their pattern (and club): no affixed padding.
+      let patterned = true;
       if (/^[0-9]+$/.test(text)) {
         digitPatterns(text, c);
       } else if (/^[a-z]+$/.test(text) && text.length <= 4) {
@@ -66,13 +68,14 @@ export class LocalSuggestionGenerator implements SuggestionGenerator {
         mixedPatterns(text, c);
         for (const run of text.match(/[a-z]+/g) ?? []) await this.related(run, c, 0.5);
       } else {
+        patterned = false;
         for (const word of words) {
           if (!(await this.related(word, c))) await this.compound(word, c);
         }
         if (words.length > 1) c.add(words.join(''), 0.5);
       }
       if (request.clubs.includes('3-letters') && /^[a-z]{3}$/.test(text)) letterPatterns(text, c, 0.9);
-      if (c.size < request.count) for (const a of MARKET_AFFIXES) c.add(words.length > 1 ? words.join('') + a : text + a, 0.1);
+      if (!patterned && c.size < request.count) for (const a of MARKET_AFFIXES) c.add(words.length > 1 ? words.join('') + a : text + a, 0.1);
     } catch (e) {
       throw new SuggestionError('local suggestion generator failed', { cause: e });
     }
