@@ -281,9 +281,12 @@ async function referRenewal(
 }
 
 /**
- * OrderFulfilled of one ENS name: a sale row (once per transaction and name, since a matched
- * listing and offer fill two orders for one sale), the name's last sale, then the order rules.
- * Returns false when the fill is not a sale of one name for ETH or an ERC-20.
+ * OrderFulfilled of one ENS name. An order of our book goes to the order rules (sold / accepted,
+ * with the sale row, the name's last sale and the notification); a fill of any other Seaport
+ * order of the name is recorded as a sale here (source `seaport`). A sale is recorded once per
+ * transaction and name, since a listing and an offer matched against each other fill two orders.
+ * Returns whether a new sale was recorded, 'unknown' for a name that is not stored, and false for
+ * fills that are not a sale of one name for ETH or an ERC-20.
  */
 async function recordFill(
   trx: Executor,
@@ -306,43 +309,35 @@ async function recordFill(
   const payments = (side === 'listing' ? e.consideration : e.offer).filter(isPayment);
   if (payments.length === 0) return false;
   const currency = payments[0].token;
-  const price = payments.filter((p) => p.token === currency).reduce((sum, p) => sum + p.amount, 0n);
+  const priceWei = payments.filter((p) => p.token === currency).reduce((sum, p) => sum + p.amount, 0n).toString();
   const [seller, buyer] = side === 'listing' ? [e.offerer, e.recipient] : [e.recipient, e.offerer];
   const soldAt = timeOf(e.block);
 
-  const [listing, offer] = await Promise.all([
-    side === 'listing' ? trx.selectFrom('listings').select(['id', 'source']).where('order_hash', '=', e.orderHash).executeTakeFirst() : undefined,
-    side === 'offer' ? trx.selectFrom('offers').select(['id', 'source']).where('order_hash', '=', e.orderHash).executeTakeFirst() : undefined,
-  ]);
-  const ours = listing ?? offer;
-
-  const sameSale = await trx.selectFrom('sales').select('id').where('tx_hash', '=', e.tx).where('ens_name_id', '=', row.id).executeTakeFirst();
-  let saleId = sameSale?.id;
-  if (saleId === undefined) {
-    const inserted = await trx
-      .insertInto('sales')
-      .values({
-        ens_name_id: row.id, seller_address: seller, buyer_address: buyer, price_wei: price.toString(), currency_address: currency,
-        order_hash: e.orderHash, listing_id: listing?.id ?? null, offer_id: offer?.id ?? null, tx_hash: e.tx, log_index: e.logIndex,
-        source: ours?.source ?? 'seaport', sold_at: soldAt,
-      })
-      .onConflict((oc) => oc.columns(['tx_hash', 'log_index']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) return false;
-    saleId = inserted.id;
-    await trx
-      .updateTable('ens_names')
-      .set({ last_sale_date: soldAt, last_sale_price_wei: price.toString(), last_sale_currency: currency, updated_at: new Date() })
-      .where('id', '=', row.id)
-      .where((eb) => eb.or([eb('last_sale_date', 'is', null), eb('last_sale_date', '<=', soldAt)]))
-      .execute();
-  }
+  const recorded = async () => Boolean(await trx.selectFrom('sales').select('id').where('tx_hash', '=', e.tx).where('ens_name_id', '=', row.id).executeTakeFirst());
+  const before = await recorded();
+  const ours = side === 'listing'
+    ? await trx.selectFrom('listings').select('id').where('order_hash', '=', e.orderHash).executeTakeFirst()
+    : await trx.selectFrom('offers').select('id').where('order_hash', '=', e.orderHash).executeTakeFirst();
   if (ours) {
     await ctx.effects.orderFilled(trx, {
-      orderHash: e.orderHash, ensNameId: row.id, side, seller, buyer, priceWei: price.toString(), currency,
-      txHash: e.tx, logIndex: e.logIndex, soldAt, saleId,
+      orderId: ours.id, ensNameId: row.id, side, seller, buyer, priceWei, currency, txHash: e.tx, logIndex: e.logIndex, soldAt, recordSale: !before,
     });
+    return !before && (await recorded());
   }
-  return sameSale === undefined;
+  if (before) return false;
+  await trx
+    .insertInto('sales')
+    .values({
+      ens_name_id: row.id, seller_address: seller, buyer_address: buyer, price_wei: priceWei, currency_address: currency,
+      order_hash: e.orderHash, listing_id: null, offer_id: null, tx_hash: e.tx, log_index: e.logIndex, source: 'seaport', sold_at: soldAt,
+    })
+    .onConflict((oc) => oc.columns(['tx_hash', 'log_index']).doNothing())
+    .execute();
+  await trx
+    .updateTable('ens_names')
+    .set({ last_sale_date: soldAt, last_sale_price_wei: priceWei, last_sale_currency: currency, updated_at: new Date() })
+    .where('id', '=', row.id)
+    .where((eb) => eb.or([eb('last_sale_date', 'is', null), eb('last_sale_date', '<=', soldAt)]))
+    .execute();
+  return true;
 }

@@ -1,14 +1,27 @@
+import {
+  cancelOrdersByCounter, cancelOrdersByHash, markListingSold, markOfferAccepted, onOwnershipChanged,
+} from '../services/order-state.js';
 import type { OrderEffects } from './order-effects.js';
 
-/**
- * The order rules of the marketplace, as the sync calls them. Wired to the marketplace's
- * order-state module once it is committed; until then, chain events change names and sales only.
- */
+/** The marketplace's order rules (src/services/order-state.ts), as the chain sync calls them. */
 export function marketplaceOrderEffects(): OrderEffects {
   return {
-    async ownerChanged() {},
-    async orderFilled() {},
-    async orderCancelled() {},
-    async counterIncremented() {},
+    async ownerChanged(trx, ensNameId, _previousOwner, newOwner) {
+      await onOwnershipChanged(trx, ensNameId, newOwner);
+    },
+    async orderFilled(trx, fill) {
+      const sale = {
+        seller: fill.seller, buyer: fill.buyer, priceWei: fill.priceWei, currency: fill.currency,
+        txHash: fill.txHash, logIndex: fill.logIndex, soldAt: fill.soldAt,
+      };
+      if (fill.side === 'listing') await markListingSold(trx, fill.orderId, sale);
+      else await markOfferAccepted(trx, fill.orderId, fill.recordSale ? sale : undefined);
+    },
+    async orderCancelled(trx, orderHash) {
+      await cancelOrdersByHash(trx, [orderHash]);
+    },
+    async counterIncremented(trx, offerer, newCounter) {
+      await cancelOrdersByCounter(trx, offerer, newCounter);
+    },
   };
 }

@@ -1,8 +1,9 @@
 import type { Executor } from '../db/client.js';
 
-/** A Seaport order of an ENS name filled on chain, as the sync read it. */
+/** A Seaport order of our book (a listing or an offer of an ENS name) filled on chain. */
 export interface OrderFill {
-  orderHash: string;
+  /** id of the listing (side 'listing') or the offer (side 'offer') */
+  orderId: number;
   ensNameId: number;
   /** 'listing' when the offerer gave the name, 'offer' when the offerer paid for it */
   side: 'listing' | 'offer';
@@ -13,8 +14,11 @@ export interface OrderFill {
   txHash: string;
   logIndex: number;
   soldAt: Date;
-  /** id of the sale row the sync wrote for this fill */
-  saleId: number;
+  /**
+   * false when this transaction already recorded the sale of this name (a listing and an offer
+   * matched against each other fill two orders for one sale)
+   */
+  recordSale: boolean;
 }
 
 /**
@@ -25,7 +29,10 @@ export interface OrderFill {
 export interface OrderEffects {
   /** A name changed owner: the old owner's listings stop being fillable, the new owner's may be again. */
   ownerChanged(trx: Executor, ensNameId: number, previousOwner: string | null, newOwner: string | null, at: Date): Promise<void>;
-  /** An order was filled on chain: our listing is sold / our offer accepted (with notifications). */
+  /**
+   * An order of our book was filled on chain: the listing is sold / the offer accepted, the sale
+   * recorded (unique on tx hash and log index) with the name's last sale, and the counterpart notified.
+   */
   orderFilled(trx: Executor, fill: OrderFill): Promise<void>;
   /** An order was cancelled on chain (OrderCancelled). */
   orderCancelled(trx: Executor, orderHash: string, offerer: string, at: Date): Promise<void>;

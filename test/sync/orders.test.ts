@@ -1,0 +1,181 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
+import { addressOf, signIn } from '../helpers/accounts.js';
+import { createName } from '../helpers/factories.js';
+import { insertListing, insertOffer, ONE_ETH, WETH } from '../helpers/marketplace.js';
+import { CONTRACTS, EVENTS, FakeChain, startChainServer, syncEnv, tokenIdOf, txHash } from '../helpers/sync.js';
+import type { RpcServer } from '../helpers/json-rpc.js';
+import { isSkipped, runEventSync } from '../../src/sync/sync.service.js';
+
+const ZERO = '0x0000000000000000000000000000000000000000';
+const FEES = '0x0000a26b00c1f0df003000390027140000faa719';
+
+/** Listings and offers following the chain: ownership, fills, cancellations. */
+describe('event sync and the order book', () => {
+  let t: TestContext;
+  let rpc: RpcServer;
+  const chain = new FakeChain();
+  const A = addressOf(1);
+  const B = addressOf(2);
+  const C = addressOf(3);
+  const D = addressOf(4);
+
+  before(async () => {
+    rpc = await startChainServer(chain);
+    t = await createTestApp(syncEnv({ rpcUrl: rpc.url, confirmations: 2 }));
+  });
+  after(async () => {
+    await t?.close();
+    await rpc?.close();
+  });
+
+  /** Mines up to `block` (+ confirmations) and runs the event sync. */
+  async function syncTo(block: number) {
+    chain.head = Math.max(chain.head, block + 2);
+    const result = await runEventSync(t.container);
+    assert.ok(!isSkipped(result));
+    return result;
+  }
+
+  const getListing = async (id: number) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/listings/${id}` });
+    assert.equal(res.statusCode, 200, show(res));
+    return body(res).data;
+  };
+  const getOffer = async (id: number) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/offers/${id}` });
+    assert.equal(res.statusCode, 200, show(res));
+    return body(res).data;
+  };
+  const notificationsOf = async (i: number) => {
+    const { headers } = await signIn(t.app, i);
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/notifications', headers });
+    assert.equal(res.statusCode, 200, show(res));
+    return body(res).data.notifications as { type: string; ensName: string | null; metadata: Record<string, unknown> }[];
+  };
+  const transfer = (block: number, label: string, from: string, to: string, tx?: `0x${string}`) =>
+    chain.emit(block, CONTRACTS.baseRegistrar, EVENTS.transfer, { from, to, tokenId: tokenIdOf(label) }, { tx });
+
+  it('a transfer moves the seller\'s listing to unfunded, and back to active when the name returns', async () => {
+    const name = await createName(t.container.db, 'golf.eth', { owner: A });
+    const listing = await insertListing(t.container.db, 1, name.id, 'golf.eth', ONE_ETH);
+
+    transfer(10, 'golf', A, B);
+    await syncTo(10);
+    let l = await getListing(listing.id);
+    assert.equal(l.status, 'unfunded', JSON.stringify(l));
+    assert.equal(l.unfunded_reason, 'ownership_lost');
+    assert.equal(l.current_owner, B);
+
+    transfer(20, 'golf', B, A);
+    await syncTo(20);
+    l = await getListing(listing.id);
+    assert.equal(l.status, 'active', JSON.stringify(l));
+    assert.equal(l.unfunded_reason, null);
+    assert.equal(l.current_owner, A);
+  });
+
+  it('a fulfilled listing becomes a sale, the name\'s last sale and a notification to the seller', async () => {
+    const name = await createName(t.container.db, 'hotel.eth', { owner: A });
+    const listing = await insertListing(t.container.db, 1, name.id, 'hotel.eth', 2n * ONE_ETH);
+    const tx = txHash();
+    // Seaport moves the token to the buyer, then reports the fill: 97.5% to the seller, 2.5% in fees.
+    transfer(30, 'hotel', A, B, tx);
+    chain.orderFulfilled(30, {
+      orderHash: listing.order_hash as `0x${string}`, offerer: A, recipient: B,
+      offer: [{ itemType: 2, token: CONTRACTS.baseRegistrar, identifier: tokenIdOf('hotel'), amount: 1n }],
+      consideration: [
+        { itemType: 0, token: ZERO, identifier: 0n, amount: 2n * ONE_ETH * 975n / 1000n, recipient: A },
+        { itemType: 0, token: ZERO, identifier: 0n, amount: 2n * ONE_ETH * 25n / 1000n, recipient: FEES },
+      ],
+    }, { tx });
+    const result = await syncTo(30);
+    assert.equal(result.counts.sales, 1);
+
+    const l = await getListing(listing.id);
+    assert.equal(l.status, 'sold', JSON.stringify(l));
+    assert.equal(l.current_owner, B);
+    assert.ok(l.last_sale_date, 'the name shows its last sale');
+    const sales = await t.container.db.selectFrom('sales').selectAll().where('ens_name_id', '=', name.id).execute();
+    assert.equal(sales.length, 1);
+    assert.deepEqual(
+      [sales[0].seller_address, sales[0].buyer_address, sales[0].price_wei, sales[0].currency_address, sales[0].listing_id, sales[0].tx_hash],
+      [A, B, (2n * ONE_ETH).toString(), ZERO, listing.id, tx],
+    );
+    assert.equal(sales[0].sold_at.getTime(), chain.timeOf(30) * 1000);
+    const n = await t.container.db.selectFrom('ens_names').select(['last_sale_price_wei', 'last_sale_currency']).where('id', '=', name.id).executeTakeFirstOrThrow();
+    assert.deepEqual([n.last_sale_price_wei, n.last_sale_currency], [(2n * ONE_ETH).toString(), ZERO]);
+    const sold = (await notificationsOf(1)).filter((x) => x.type === 'listing_sold');
+    assert.deepEqual(sold.map((x) => x.ensName), ['hotel.eth']);
+  });
+
+  it('a fulfilled offer is accepted, recorded as a sale and notified to the buyer; other fills are sales too', async () => {
+    const india = await createName(t.container.db, 'india.eth', { owner: C });
+    const offer = await insertOffer(t.container.db, 4, india.id, 'india.eth', 3n * ONE_ETH / 2n);
+    let tx = txHash();
+    transfer(40, 'india', C, D, tx);
+    chain.orderFulfilled(40, {
+      orderHash: offer.order_hash as `0x${string}`, offerer: D, recipient: C,
+      offer: [{ itemType: 1, token: WETH, identifier: 0n, amount: 3n * ONE_ETH / 2n }],
+      consideration: [
+        { itemType: 2, token: CONTRACTS.baseRegistrar, identifier: tokenIdOf('india'), amount: 1n, recipient: D },
+        { itemType: 1, token: WETH, identifier: 0n, amount: 3n * ONE_ETH / 200n, recipient: FEES },
+      ],
+    }, { tx });
+    // juliet sells through an order that is not in our book.
+    const juliet = await createName(t.container.db, 'juliet.eth', { owner: A });
+    tx = txHash();
+    transfer(41, 'juliet', A, C, tx);
+    chain.orderFulfilled(41, {
+      orderHash: txHash(), offerer: A, recipient: C,
+      offer: [{ itemType: 2, token: CONTRACTS.baseRegistrar, identifier: tokenIdOf('juliet'), amount: 1n }],
+      consideration: [{ itemType: 0, token: ZERO, identifier: 0n, amount: ONE_ETH / 10n, recipient: A }],
+    }, { tx });
+    // An NFT trade that is not an ENS name is none of our business.
+    chain.orderFulfilled(42, {
+      orderHash: txHash(), offerer: A, recipient: C,
+      offer: [{ itemType: 2, token: '0xbc4ca0eda7647a8ab7c2061c2e118a18a936f13d', identifier: 1n, amount: 1n }],
+      consideration: [{ itemType: 0, token: ZERO, identifier: 0n, amount: ONE_ETH, recipient: A }],
+    });
+
+    const result = await syncTo(42);
+    assert.equal(result.counts.sales, 2);
+    const o = await getOffer(offer.id);
+    assert.equal(o.status, 'accepted', JSON.stringify(o));
+    const accepted = (await notificationsOf(4)).filter((x) => x.type === 'offer_accepted');
+    assert.deepEqual(accepted.map((x) => x.ensName), ['india.eth']);
+    const highest = await t.container.db.selectFrom('ens_names').select('highest_offer_id').where('id', '=', india.id).executeTakeFirstOrThrow();
+    assert.equal(highest.highest_offer_id, null, 'an accepted offer is no longer the highest offer');
+
+    const sales = await t.container.db.selectFrom('sales').select(['ens_name_id', 'seller_address', 'buyer_address', 'price_wei', 'currency_address', 'offer_id', 'source']).where('ens_name_id', 'in', [india.id, juliet.id]).orderBy('id').execute();
+    assert.deepEqual(sales, [
+      { ens_name_id: india.id, seller_address: C, buyer_address: D, price_wei: (3n * ONE_ETH / 2n).toString(), currency_address: WETH, offer_id: offer.id, source: 'grails' },
+      { ens_name_id: juliet.id, seller_address: A, buyer_address: C, price_wei: (ONE_ETH / 10n).toString(), currency_address: ZERO, offer_id: null, source: 'seaport' },
+    ]);
+  });
+
+  it('OrderCancelled and CounterIncremented cancel our orders', async () => {
+    const kilo = await createName(t.container.db, 'kilo.eth', { owner: A });
+    const listing = await insertListing(t.container.db, 1, kilo.id, 'kilo.eth', ONE_ETH);
+    const offer = await insertOffer(t.container.db, 2, kilo.id, 'kilo.eth', ONE_ETH / 2n);
+    chain.emit(50, CONTRACTS.seaport, EVENTS.orderCancelled, { orderHash: listing.order_hash, offerer: A, zone: ZERO });
+    chain.emit(51, CONTRACTS.seaport, EVENTS.counterIncremented, { newCounter: 1n, offerer: B });
+    await syncTo(51);
+    assert.equal((await getListing(listing.id)).status, 'cancelled');
+    assert.equal((await getOffer(offer.id)).status, 'rejected', 'an offer withdrawn on chain is rejected (offers have no cancelled status)');
+  });
+
+  it('replaying every event from the start changes nothing', async () => {
+    const count = async () => ({
+      sales: (await t.container.db.selectFrom('sales').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+      notifications: (await t.container.db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+      owners: await t.container.db.selectFrom('ens_names').select(['name', 'owner_address']).orderBy('name').execute(),
+    });
+    const before = await count();
+    await t.container.db.deleteFrom('sync_state').where('key', '=', 'events').execute();
+    const result = await syncTo(51);
+    assert.ok(result.ranges > 0, 'the events were read again');
+    assert.deepEqual(await count(), before);
+  });
+});
