@@ -4,6 +4,7 @@ import type { Executor } from '../../src/db/client.js';
 import { ZERO_ADDRESS } from '../../src/lib/address.js';
 import { parseEthName } from '../../src/lib/ens.js';
 import { buildListingOrder, buildOfferOrder, orderHash, orderTypedData, type Fee, type OrderComponents } from '../../src/lib/seaport.js';
+import { recalculateHighestOffer, refreshListingSummary } from '../../src/services/order-state.js';
 import { account } from './accounts.js';
 
 /** Test factories for signed Seaport orders and stored listings/offers (mainnet contract addresses). */
@@ -70,8 +71,9 @@ export interface StoredOrderOptions {
 }
 
 /**
- * Inserts a listing row straight into the database (for read tests that need many listings fast);
- * the order is really signed, so it is what POST /listings would have stored.
+ * Inserts a listing row straight into the database (for read tests that need many listings fast)
+ * and refreshes the name's listing summary; the order is really signed, so it is what
+ * POST /listings would have stored.
  */
 export async function insertListing(db: Executor, i: number, ensNameId: number, name: string, priceWei: bigint, o: StoredOrderOptions = {}) {
   const expiresAt = o.expiresAt === undefined ? new Date(Date.now() + 30 * 86_400_000) : o.expiresAt;
@@ -92,10 +94,14 @@ export async function insertListing(db: Executor, i: number, ensNameId: number, 
       expires_at: expiresAt,
     })
     .returning(['id', 'order_hash'])
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow()
+    .then(async (row) => {
+      await refreshListingSummary(db, ensNameId);
+      return row;
+    });
 }
 
-/** Inserts an offer row straight into the database (signed by demo account i). */
+/** Inserts an offer row straight into the database (signed by demo account i) and recalculates the name's highest offer. */
 export async function insertOffer(db: Executor, i: number, ensNameId: number, name: string, amountWei: bigint, o: StoredOrderOptions = {}) {
   const expiresAt = o.expiresAt === undefined ? new Date(Date.now() + 30 * 86_400_000) : o.expiresAt;
   const endTime = expiresAt === null ? Number.MAX_SAFE_INTEGER : Math.floor(expiresAt.getTime() / 1000);
@@ -115,5 +121,9 @@ export async function insertOffer(db: Executor, i: number, ensNameId: number, na
       expires_at: expiresAt,
     })
     .returning(['id', 'order_hash'])
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow()
+    .then(async (row) => {
+      await recalculateHighestOffer(db, ensNameId);
+      return row;
+    });
 }
