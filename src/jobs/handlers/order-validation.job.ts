@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { erc1155Abi, erc20Abi, erc721Abi, type Hex, type PublicClient } from 'viem';
+import { BaseError, ContractFunctionRevertedError, erc1155Abi, erc20Abi, erc721Abi, type Hex, type PublicClient } from 'viem';
 import type { Deps } from '../../container.js';
 import { ItemType } from '../../lib/seaport.js';
 import {
@@ -59,7 +59,8 @@ class Reads {
       try {
         return (await this.rpc.readContract({ address: token, abi: erc721Abi, functionName: 'ownerOf', args: [id] })).toLowerCase();
       } catch (err) {
-        if ((err as { name?: string }).name === 'ContractFunctionExecutionError') return undefined;
+        // a revert means "no owner"; a failed request is not an answer and is passed on
+        if (err instanceof BaseError && err.walk((e) => e instanceof ContractFunctionRevertedError)) return undefined;
         throw err;
       }
     });
