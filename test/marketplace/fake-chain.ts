@@ -25,7 +25,7 @@ export class FakeChain {
   private readonly bySelector = new Map<string, AbiFunction>();
 
   constructor(readonly chainId = 1) {
-    const items = [...erc20Abi, ...erc721Abi, ...erc1155Abi].filter((i): i is AbiFunction => i.type === 'function');
+    const items = ([...erc20Abi, ...erc721Abi, ...erc1155Abi] as readonly { type: string }[]).filter((i) => i.type === 'function') as AbiFunction[];
     for (const item of items) {
       const selector = toFunctionSelector(item);
       if (!this.bySelector.has(selector)) this.bySelector.set(selector, item);
