@@ -18,7 +18,13 @@ export const verifyEmailJob = defineJob({
       deps.logger.info({ userId: payload.userId }, 'verification mail skipped: token no longer usable');
       return;
     }
-    const { messageId } = await deps.mail.send(verificationMail(payload.email, verificationLink(deps.config, token)));
+    let messageId: string;
+    try {
+      ({ messageId } = await deps.mail.send(verificationMail(payload.email, verificationLink(deps.config, token))));
+    } catch (err) {
+      deps.logger.warn({ err, userId: payload.userId, transport: deps.mail.kind }, 'verification mail not sent; pg-boss retries it');
+      throw err;
+    }
     deps.logger.info({ userId: payload.userId, messageId, transport: deps.mail.kind }, 'verification mail sent');
   },
 });
