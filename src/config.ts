@@ -173,7 +173,7 @@ export const MAINNET = {
 } as const;
 
 /** Our referral code when none is configured: bytes32 of the ASCII "grails". */
-const DEFAULT_REFERRER = `0x${Buffer.from('grails').toString('hex').padEnd(64, '0')}` as const;
+export const DEFAULT_REFERRER = `0x${Buffer.from('grails').toString('hex').padEnd(64, '0')}` as const;
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const nodeEnv = str(env, 'NODE_ENV') ?? 'development';

@@ -3,6 +3,7 @@ import { purgeExpiredJob } from './handlers/maintenance.js';
 import { verifyEmailJob } from './handlers/mail-verify-email.js';
 import { leaderboardRefreshJob } from './handlers/leaderboard-refresh.job.js';
 import { clubsRefreshJob } from './handlers/clubs-refresh.job.js';
+import { awardsRefreshJob } from './handlers/leaderboard-awards.job.js';
 import { orderExpiryJob } from './handlers/order-expiry.job.js';
 import { orderValidationJob } from './handlers/order-validation.job.js';
 import { syncEventsJob, syncNamesJob, syncPricesJob } from './handlers/sync.job.js';
@@ -13,6 +14,7 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   verifyEmailJob,
   leaderboardRefreshJob,
   clubsRefreshJob,
+  awardsRefreshJob,
   orderExpiryJob,
   orderValidationJob,
   syncNamesJob,

@@ -1,4 +1,6 @@
 import type { Db } from '../db/client.js';
+import { DEFAULT_REFERRER } from '../config.js';
+import { refreshAwardsLeaderboard } from '../services/awards.service.js';
 import { refreshClubs } from '../services/clubs.service.js';
 import { refreshAllMarketSummaries } from '../services/order-state.js';
 import { DEFAULT_HOLDER_PARAMS, refreshHolderLeaderboard } from '../services/leaderboard.service.js';
@@ -10,8 +12,9 @@ import { DEFAULT_HOLDER_PARAMS, refreshHolderLeaderboard } from '../services/lea
 export const derivedRefreshes: ReadonlyArray<{ name: string; run(db: Db): Promise<void> }> = [
   { name: 'club member counts', run: refreshClubs },
   { name: 'highest offers and listing summaries', run: refreshAllMarketSummaries },
-  // default grace period and mainnet WETH; the scheduled job refreshes with the configured ones
+  // default grace period, WETH and referrer code; the scheduled jobs refresh with the configured ones
   { name: 'holder leaderboard', run: async (db) => void (await refreshHolderLeaderboard(db, DEFAULT_HOLDER_PARAMS)) },
+  { name: 'awards leaderboard', run: async (db) => void (await refreshAwardsLeaderboard(db, { referrerCode: DEFAULT_REFERRER })) },
 ];
 
 export async function refreshDerived(db: Db): Promise<void> {

@@ -71,6 +71,8 @@ interface RefreshState {
   generation: string;
   refreshedAt: string;
   total: number;
+  /** Owners per club, so that the total of a one-club filter costs nothing. */
+  clubTotals?: Record<string, number>;
 }
 
 /** `clubs[]=a&clubs=b,c` → `['a', 'b', 'c']`, deduplicated and sorted (also the cache key). */
@@ -92,16 +94,17 @@ export class LeaderboardService {
     const key = `leaderboard:holders:${state?.generation ?? 'none'}:${sortBy}:${sortOrder}:${page}:${limit}:${clubs.join(',')}`;
     return cached(this.deps.cache, key, HOLDER_CACHE_SECONDS, async () => {
       const db = this.deps.db;
+      const total = clubs.length === 0
+        ? state?.total ?? 0
+        : clubs.length === 1 && state?.clubTotals
+          ? state.clubTotals[clubs[0]] ?? 0
+          : (await db.selectFrom('holder_leaderboard').select(sql<number>`count(*)::int`.as('n')).where(sql<boolean>`clubs && ${clubs}::text[]`).executeTakeFirstOrThrow()).n;
+      const offset = offsetOf(page, limit);
       let rows = db
         .selectFrom('holder_leaderboard')
         .select(['address', 'names_owned', 'names_in_clubs', 'expired_names', 'names_listed', 'names_sold', 'sales_volume', 'clubs']);
       if (clubs.length > 0) rows = rows.where(sql<boolean>`clubs && ${clubs}::text[]`);
-      const [users, total] = await Promise.all([
-        rows.orderBy(sortBy, sortOrder).orderBy('address', sortOrder).limit(limit).offset(offsetOf(page, limit)).execute(),
-        clubs.length > 0
-          ? db.selectFrom('holder_leaderboard').select(sql<number>`count(*)::int`.as('n')).where(sql<boolean>`clubs && ${clubs}::text[]`).executeTakeFirstOrThrow().then((r) => r.n)
-          : Promise.resolve(state?.total ?? 0),
-      ]);
+      const users = offset >= total ? [] : await rows.orderBy(sortBy, sortOrder).orderBy('address', sortOrder).limit(limit).offset(offset).execute();
       return {
         users: users.map(toHolderUser),
         pagination: pageA(page, limit, total),
@@ -157,34 +160,42 @@ export interface HolderRefreshResult {
  */
 export async function refreshHolderLeaderboard(db: Db, params: HolderRefreshParams): Promise<HolderRefreshResult> {
   const currencies = [ZERO_ADDRESS, params.wethAddress.toLowerCase()];
+  // names whose expiry is at or before this are past their grace period
+  const cutoff = sql`(now() - make_interval(days => ${params.gracePeriodDays}))`;
   return db.transaction().execute(async (trx) => {
     await sql`SET LOCAL statement_timeout = '15min'`.execute(trx);
+    await sql`SET LOCAL work_mem = '64MB'`.execute(trx);
+    // The join estimates are far off (a CTE per figure); compiling the plan would cost more than running it.
+    await sql`SET LOCAL jit = off`.execute(trx);
     await sql`SELECT pg_advisory_xact_lock(hashtext(${STATE_KEY}))`.execute(trx);
     await sql`
       CREATE TEMP TABLE holder_leaderboard_next ON COMMIT DROP AS
-      WITH cutoff AS (SELECT now() - make_interval(days => ${params.gracePeriodDays}) AS at),
-      owned AS (
+      WITH owned AS (
         SELECT n.owner_address AS address,
-               count(*) FILTER (WHERE n.expiry_date IS NULL OR n.expiry_date > cutoff.at) AS names_owned,
-               count(*) FILTER (WHERE (n.expiry_date IS NULL OR n.expiry_date > cutoff.at) AND n.clubs <> '{}') AS names_in_clubs,
-               count(*) FILTER (WHERE n.expiry_date <= cutoff.at) AS expired_names
-        FROM ens_names n, cutoff
+               count(*) FILTER (WHERE n.expiry_date IS NULL OR n.expiry_date > ${cutoff}) AS names_owned,
+               count(*) FILTER (WHERE n.expiry_date <= ${cutoff}) AS expired_names
+        FROM ens_names n
         WHERE n.owner_address IS NOT NULL
+        GROUP BY n.owner_address
+      ),
+      in_clubs AS (
+        SELECT n.owner_address AS address, count(*) AS names_in_clubs
+        FROM ens_names n
+        WHERE n.owner_address IS NOT NULL AND n.clubs <> '{}' AND (n.expiry_date IS NULL OR n.expiry_date > ${cutoff})
         GROUP BY n.owner_address
       ),
       club_sets AS (
         SELECT n.owner_address AS address, array_agg(DISTINCT c.club COLLATE "C" ORDER BY c.club COLLATE "C") AS clubs
-        FROM ens_names n CROSS JOIN cutoff CROSS JOIN LATERAL unnest(n.clubs) AS c(club)
-        WHERE n.owner_address IS NOT NULL AND n.clubs <> '{}' AND (n.expiry_date IS NULL OR n.expiry_date > cutoff.at)
+        FROM ens_names n CROSS JOIN LATERAL unnest(n.clubs) AS c(club)
+        WHERE n.owner_address IS NOT NULL AND n.clubs <> '{}' AND (n.expiry_date IS NULL OR n.expiry_date > ${cutoff})
         GROUP BY n.owner_address
       ),
       listed AS (
         SELECT n.owner_address AS address, count(DISTINCT l.ens_name_id) AS names_listed
         FROM listings l
         JOIN ens_names n ON n.id = l.ens_name_id AND n.owner_address = l.seller_address
-        CROSS JOIN cutoff
         WHERE l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())
-          AND (n.expiry_date IS NULL OR n.expiry_date > cutoff.at)
+          AND (n.expiry_date IS NULL OR n.expiry_date > ${cutoff})
         GROUP BY n.owner_address
       ),
       sold AS (
@@ -195,13 +206,14 @@ export async function refreshHolderLeaderboard(db: Db, params: HolderRefreshPara
       )
       SELECT o.address,
              o.names_owned::int AS names_owned,
-             o.names_in_clubs::int AS names_in_clubs,
+             coalesce(i.names_in_clubs, 0)::int AS names_in_clubs,
              o.expired_names::int AS expired_names,
              coalesce(l.names_listed, 0)::int AS names_listed,
              coalesce(s.names_sold, 0)::int AS names_sold,
              coalesce(s.sales_volume, 0)::numeric(78,0) AS sales_volume,
              coalesce(c.clubs, '{}') AS clubs
       FROM owned o
+      LEFT JOIN in_clubs i ON i.address = o.address
       LEFT JOIN club_sets c ON c.address = o.address
       LEFT JOIN listed l ON l.address = o.address
       LEFT JOIN sold s ON s.address = o.address
@@ -223,6 +235,9 @@ export async function refreshHolderLeaderboard(db: Db, params: HolderRefreshPara
         IS DISTINCT FROM (EXCLUDED.names_owned, EXCLUDED.names_in_clubs, EXCLUDED.expired_names, EXCLUDED.names_listed, EXCLUDED.names_sold, EXCLUDED.sales_volume, EXCLUDED.clubs)
     `.execute(trx);
     const owners = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM holder_leaderboard_next`.execute(trx)).rows[0].n;
+    const clubTotals = Object.fromEntries((await sql<{ club: string; n: number }>`
+      SELECT c.club, count(*)::int AS n FROM holder_leaderboard_next x CROSS JOIN LATERAL unnest(x.clubs) AS c(club) GROUP BY c.club
+    `.execute(trx)).rows.map((r) => [r.club, r.n]));
     const changedRows = Number(removed.numAffectedRows ?? 0n) + Number(upserted.numAffectedRows ?? 0n);
     // A large change leaves the planner's statistics behind (the first fill above all).
     if (changedRows > Math.max(1000, owners / 10)) await sql`ANALYZE holder_leaderboard`.execute(trx);
@@ -233,6 +248,7 @@ export async function refreshHolderLeaderboard(db: Db, params: HolderRefreshPara
       generation: changedRows > 0 || !previous ? now : previous.generation,
       refreshedAt: now,
       total: owners,
+      clubTotals,
     };
     await sql`
       INSERT INTO sync_state (key, value, updated_at) VALUES (${STATE_KEY}, ${JSON.stringify(state)}::jsonb, now())

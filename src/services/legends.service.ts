@@ -55,7 +55,7 @@ export class LegendsService {
     return cached(this.deps.cache, `legends:summary:${address}`, LEGENDS_CACHE_SECONDS, async () => {
       const rows = await sql<{ type: string; count: number; first_mint: Date; last_mint: Date }>`
         SELECT m.type, count(*)::int AS count, min(m.block_time) AS first_mint, max(m.block_time) AS last_mint
-        FROM (${mintsOf(address)}) m
+        FROM (${mintsOf(address, false)}) m
         GROUP BY m.type
         ORDER BY min(m.block_time), m.type
       `.execute(this.deps.db);
@@ -72,7 +72,7 @@ export class LegendsService {
     return cached(this.deps.cache, `legends:details:${address}:${only ?? '*'}`, LEGENDS_CACHE_SECONDS, async () => {
       const rows = await sql<MintRow>`
         SELECT m.type, m.name, m.tx_hash, m.block_number, m.block_time, m.labelhash, m.namehash
-        FROM (${mintsOf(address)}) m
+        FROM (${mintsOf(address, true)}) m
         ${only === undefined ? sql`` : sql`WHERE lower(m.type) = ${only}`}
         ORDER BY m.block_time, m.block_number, m.log_index, m.type
       `.execute(this.deps.db);
@@ -94,21 +94,28 @@ export class LegendsService {
   }
 }
 
-/** The address's first registrations that fall in a legend window, one row per (mint, type). */
-function mintsOf(address: string) {
+/**
+ * The address's first registrations that fall in a legend window, one row per (mint, type).
+ * `withNames` joins the name for the details; the summary needs only times.
+ */
+function mintsOf(address: string, withNames: boolean) {
   return sql`
-    SELECT lt.type, n.name, r.tx_hash, r.block_number, r.block_time, r.log_index, n.labelhash, n.namehash
-    FROM registrations r
-    JOIN ens_names n ON n.id = r.ens_name_id
-    JOIN legend_types lt ON r.block_time < lt.ends_at AND (lt.starts_at IS NULL OR r.block_time >= lt.starts_at)
-    WHERE r.actor_address = ${address}
-      AND r.kind = 'registration'
-      AND r.block_time < (SELECT max(ends_at) FROM legend_types)
-      AND NOT EXISTS (
-        SELECT 1 FROM registrations f
-        WHERE f.ens_name_id = r.ens_name_id AND f.kind = 'registration'
-          AND f.block_time <= r.block_time
-          AND (f.block_time, f.block_number, f.log_index) < (r.block_time, r.block_number, r.log_index)
-      )
+    SELECT lt.type, m.tx_hash, m.block_number, m.block_time, m.log_index
+      ${withNames ? sql`, n.name, n.labelhash, n.namehash` : sql``}
+    FROM (
+      SELECT r.ens_name_id, r.tx_hash, r.block_number, r.block_time, r.log_index
+      FROM registrations r
+      WHERE r.actor_address = ${address}
+        AND r.kind = 'registration'
+        AND r.block_time < (SELECT max(ends_at) FROM legend_types)
+        AND NOT EXISTS (
+          SELECT 1 FROM registrations f
+          WHERE f.ens_name_id = r.ens_name_id AND f.kind = 'registration'
+            AND f.block_time <= r.block_time
+            AND (f.block_time, f.block_number, f.log_index) < (r.block_time, r.block_number, r.log_index)
+        )
+    ) m
+    JOIN legend_types lt ON m.block_time < lt.ends_at AND (lt.starts_at IS NULL OR m.block_time >= lt.starts_at)
+    ${withNames ? sql`JOIN ens_names n ON n.id = m.ens_name_id` : sql``}
   `;
 }

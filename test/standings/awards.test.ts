@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
 import { addressOf } from '../helpers/accounts.js';
 import { createOwnedName, createRegistration, randomHash, setEthUsdPrice } from '../helpers/standings.js';
+import { awardsRefreshJob } from '../../src/jobs/handlers/leaderboard-awards.job.js';
 
 const YEAR = 31_556_952;
 const MILLI_ETH = 10n ** 15n;
@@ -46,6 +47,7 @@ describe('GET /api/v1/awards-leaderboard', () => {
 
     // Z: a day without a price uses the latest earlier one (2026-05-10).
     await createRegistration(db, { nameId: n3.id, kind: 'renewal', actor: Z, blockTime: '2026-06-15T08:00:00Z', durationSeconds: YEAR + YEAR / 4, costWei: 3n * MILLI_ETH, referrer: ours });
+    await awardsRefreshJob.handle({}, t.container);
   });
   after(async () => { await t?.close(); });
 
@@ -98,6 +100,18 @@ describe('GET /api/v1/awards-leaderboard', () => {
     const beyond = await get('?limit=2&page=5');
     assert.deepEqual(beyond.b.data.users, []);
     assert.equal(beyond.b.pagination.total, 3);
+  });
+
+  it('shows new events after the next refresh', async () => {
+    const db = t.container.db;
+    const newcomer = addressOf(4);
+    const n = await createOwnedName(db, 'award-four.eth', newcomer);
+    await createRegistration(db, { nameId: n.id, actor: newcomer, blockTime: '2026-07-01T00:00:00Z', durationSeconds: 10 * YEAR, costWei: MILLI_ETH, referrer: t.config.referrerCode });
+    assert.equal((await get()).b.pagination.total, 3, 'served from the aggregate until it is refreshed');
+    await awardsRefreshJob.handle({}, t.container);
+    const { b } = await get();
+    assert.equal(b.pagination.total, 4);
+    assert.deepEqual([b.data.users[0].rank, b.data.users[0].address, b.data.users[0].points], [1, newcomer, 10]);
   });
 
   it('rejects bad query values with VALIDATION_ERROR', async () => {

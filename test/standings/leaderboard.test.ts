@@ -105,7 +105,9 @@ describe('GET /api/v1/leaderboard', () => {
   });
 
   it('filters by clubs of active names, in every accepted spelling', async () => {
-    assert.deepEqual(addresses((await get('?clubs[]=999')).b), [A]);
+    const one = await get('?clubs[]=999');
+    assert.deepEqual(addresses(one.b), [A]);
+    assert.deepEqual(one.b.pagination, { page: 1, limit: 20, total: 1, pages: 1 });
     assert.deepEqual(addresses((await get('?clubs[]=999&clubs[]=3-letters')).b).sort(), [A, B].sort());
     assert.deepEqual(addresses((await get('?clubs=3-letters&clubs=10k')).b).sort(), [A, B].sort());
     const commas = await get('?clubs=3-letters,999&sortBy=sales_volume');
@@ -123,6 +125,14 @@ describe('GET /api/v1/leaderboard', () => {
       assert.equal(body(res).error.code, 'VALIDATION_ERROR', `${q}: ${show(res)}`);
       assert.equal(res.headers['cache-control'], 'no-store');
     }
+  });
+
+  it('says in the API reference that figures are as fresh as the last refresh', async () => {
+    const spec = body(await t.app.inject({ method: 'GET', url: '/openapi.json' }));
+    const op = spec.paths['/api/v1/leaderboard'].get;
+    assert.match(op.description, /refresh/);
+    assert.ok(op.parameters.some((p: any) => p.name === 'clubs[]'));
+    assert.ok(spec.paths['/api/v1/awards-leaderboard'].get.description.includes('refresh'));
   });
 
   it('shows changes after the next refresh, not before', async () => {
