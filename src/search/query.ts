@@ -13,25 +13,26 @@ export type SortOrder = 'asc' | 'desc';
 export interface Sort { by: SortKey; order: SortOrder }
 
 interface SortColumn {
-  expr: RawBuilder<unknown>;
+  /** The key, or for character_count the key and its alphabetical tie-break. */
+  keys: RawBuilder<unknown>[];
   /** Nullable keys keep their null rows after the others in both directions. */
   nullable: boolean;
   /** The order a user means by "sort by X" without saying which way. */
   defaultOrder: SortOrder;
 }
 
-/** Each sort key, its column and the index of migration 0005 that serves it. */
+/** Each sort key, its columns and the index of migration 0005 that serves it; ties go by id. */
 const SORT_COLUMNS: Record<SortKey, SortColumn> = {
-  price: { expr: sql`listing_price_wei`, nullable: true, defaultOrder: 'asc' },
-  expiry_date: { expr: sql`expiry_date`, nullable: true, defaultOrder: 'asc' },
-  registration_date: { expr: sql`registration_date`, nullable: true, defaultOrder: 'desc' },
-  last_sale_date: { expr: sql`last_sale_date`, nullable: true, defaultOrder: 'desc' },
-  last_sale_price: { expr: sql`last_sale_price_wei`, nullable: true, defaultOrder: 'desc' },
-  character_count: { expr: sql`label_length`, nullable: false, defaultOrder: 'asc' },
-  alphabetical: { expr: sql`(label COLLATE "C")`, nullable: false, defaultOrder: 'asc' },
-  offer: { expr: sql`highest_offer_wei`, nullable: true, defaultOrder: 'desc' },
-  listing_date: { expr: sql`listing_created_at`, nullable: true, defaultOrder: 'desc' },
-  votes: { expr: sql`net_score`, nullable: false, defaultOrder: 'desc' },
+  price: { keys: [sql`listing_price_wei`], nullable: true, defaultOrder: 'asc' },
+  expiry_date: { keys: [sql`expiry_date`], nullable: true, defaultOrder: 'asc' },
+  registration_date: { keys: [sql`registration_date`], nullable: true, defaultOrder: 'desc' },
+  last_sale_date: { keys: [sql`last_sale_date`], nullable: true, defaultOrder: 'desc' },
+  last_sale_price: { keys: [sql`last_sale_price_wei`], nullable: true, defaultOrder: 'desc' },
+  character_count: { keys: [sql`label_length`, sql`(label COLLATE "C")`], nullable: false, defaultOrder: 'asc' },
+  alphabetical: { keys: [sql`(label COLLATE "C")`], nullable: false, defaultOrder: 'asc' },
+  offer: { keys: [sql`highest_offer_wei`], nullable: true, defaultOrder: 'desc' },
+  listing_date: { keys: [sql`listing_created_at`], nullable: true, defaultOrder: 'desc' },
+  votes: { keys: [sql`net_score`], nullable: false, defaultOrder: 'desc' },
 };
 
 export function defaultOrderOf(by: SortKey): SortOrder {
@@ -78,7 +79,7 @@ export function filterConditions(f: SearchFilters, ctx: SearchContext): RawBuild
   tri(f.emoji, sql`has_emoji`, sql`char_class = 'emoji'`);
   tri(f.repeatingChars, sql`(repeating <> 'none')`, sql`repeating = 'all'`);
   if (f.contains !== undefined) c.push(sql`label LIKE ${`%${like(f.contains)}%`}`);
-  if (f.startsWith !== undefined) c.push(sql`label LIKE ${`${like(f.startsWith)}%`}`);
+  if (f.startsWith !== undefined) c.push(startsWith(f.startsWith));
   if (f.endsWith !== undefined) c.push(sql`reverse(label) LIKE ${`${like(reversed(f.endsWith))}%`}`);
   if (f.listed !== undefined) c.push(f.listed ? sql`listing_price_wei IS NOT NULL` : sql`listing_price_wei IS NULL`);
   if (f.hasOffer !== undefined) c.push(f.hasOffer ? sql`highest_offer_wei IS NOT NULL` : sql`highest_offer_wei IS NULL`);
@@ -105,21 +106,41 @@ export function filterConditions(f: SearchFilters, ctx: SearchContext): RawBuild
 const and = (conds: RawBuilder<unknown>[]) => sql.join(conds, sql` AND `);
 
 /**
- * Which labels a search text matches. Under 3 characters: the exact label and labels starting
- * with it (the btree on label). From 3: also labels containing it and labels similar to it by
- * trigrams (the pg_trgm GIN index); a substring of one or two letters would match most names.
+ * Labels starting with `prefix`, as a range on the C-collated label index (byte order of UTF-8 is
+ * code point order, so the range is [prefix, prefix with its last character incremented)), which
+ * the planner can answer from ens_names_s_alpha_idx alone; LIKE keeps it exact.
+ */
+function startsWith(prefix: string): RawBuilder<unknown> {
+  const chars = [...prefix];
+  const last = chars.pop()!.codePointAt(0)!;
+  const pattern = `${like(prefix)}%`;
+  if (last >= 0x10ffff) return sql`label LIKE ${pattern}`;
+  const upper = chars.join('') + String.fromCodePoint(last + 1);
+  return sql`(label COLLATE "C") >= ${prefix} AND (label COLLATE "C") < ${upper} AND label LIKE ${pattern}`;
+}
+
+/** Below this many characters a search text matches by exact label and prefix only. */
+const SUBSTRING_FROM = 3;
+/** From this many characters it also matches similar labels (shorter texts share trigrams with too many). */
+const SIMILAR_FROM = 5;
+
+/**
+ * Which labels a search text matches, and their relevance order. Under 3 characters: the label
+ * itself and labels starting with it, shortest first (the exact label is the shortest), served by
+ * the (label_length, id) index. From 3: also labels containing it (pg_trgm GIN index); from 5 also
+ * labels similar to it by trigrams. Order: exact, prefix, substring, similar; then more similar,
+ * shorter, alphabetical.
  */
 function textMatch(q: string): { cond: RawBuilder<unknown>; rank: RawBuilder<unknown> } {
+  const length = [...q].length;
+  if (length < SUBSTRING_FROM) {
+    return { cond: sql`(${startsWith(q)})`, rank: sql`label_length, (label COLLATE "C"), id` };
+  }
   const prefix = `${like(q)}%`;
   const infix = `%${like(q)}%`;
-  if ([...q].length < 3) {
-    return {
-      cond: sql`(label = ${q} OR label LIKE ${prefix})`,
-      rank: sql`CASE WHEN label = ${q} THEN 0 ELSE 1 END, label_length, (label COLLATE "C"), id`,
-    };
-  }
+  const cond = length < SIMILAR_FROM ? sql`label LIKE ${infix}` : sql`(label LIKE ${infix} OR label % ${q})`;
   return {
-    cond: sql`(label LIKE ${infix} OR label % ${q})`,
+    cond,
     rank: sql`CASE WHEN label = ${q} THEN 0 WHEN label LIKE ${prefix} THEN 1 WHEN label LIKE ${infix} THEN 2 ELSE 3 END,
       similarity(label, ${q}) DESC, label_length, (label COLLATE "C"), id`,
   };
@@ -168,15 +189,17 @@ export async function searchIds(
 async function sortedIds(db: Executor, conds: RawBuilder<unknown>[], sort: Sort, offset: number, limit: number): Promise<number[]> {
   const column = SORT_COLUMNS[sort.by];
   const dir = sql.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
+  const orderBy = sql.join([...column.keys.map((k) => sql`${k} ${dir}`), sql`id ${dir}`]);
   if (!column.nullable) {
-    return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and(conds)} ORDER BY ${column.expr} ${dir}, id ${dir} OFFSET ${offset} LIMIT ${limit}`);
+    return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and(conds)} ORDER BY ${orderBy} OFFSET ${offset} LIMIT ${limit}`);
   }
-  const withValue = and([...conds, sql`${column.expr} IS NOT NULL`]);
-  const first = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${withValue} ORDER BY ${column.expr} ${dir}, id ${dir} OFFSET ${offset} LIMIT ${limit}`);
+  const key = column.keys[0];
+  const withValue = and([...conds, sql`${key} IS NOT NULL`]);
+  const first = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${withValue} ORDER BY ${orderBy} OFFSET ${offset} LIMIT ${limit}`);
   if (first.length === limit) return first;
   // The rows with a value end on this page (or before it): continue with the rows without one.
   const valued = first.length > 0 ? offset + first.length : (await cappedCount(db, withValue)).total;
-  const rest = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...conds, sql`${column.expr} IS NULL`])}
+  const rest = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...conds, sql`${key} IS NULL`])}
     ORDER BY id ${dir} OFFSET ${Math.max(0, offset - valued)} LIMIT ${limit - first.length}`);
   return [...first, ...rest];
 }
@@ -189,9 +212,9 @@ export async function idsAmongLabels(db: Executor, labels: readonly string[], fi
   if (labels.length === 0) return [];
   const where = and([...filterConditions(filters, ctx), sql`label = ANY(${textArray(labels)})`]);
   if (sort) {
-    const column = SORT_COLUMNS[sort.by];
     const dir = sql.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
-    return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${column.expr} ${dir} NULLS LAST, id ${dir}`);
+    const orderBy = sql.join([...SORT_COLUMNS[sort.by].keys.map((k) => sql`${k} ${dir} NULLS LAST`), sql`id ${dir}`]);
+    return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${orderBy}`);
   }
   return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY array_position(${textArray(labels)}, label), id`);
 }

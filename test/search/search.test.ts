@@ -67,6 +67,7 @@ describe('GET /api/v1/search', () => {
   it('matches a short q by exact label and prefix only; .eth and case do not matter', async () => {
     assert.deepEqual(names(await get('q=ap')), ['appel.eth', 'apple.eth', 'applepie.eth']);
     assert.deepEqual(names(await get('q=APPLE.eth')).slice(0, 1), ['apple.eth']);
+    assert.deepEqual(names(await get('q=appl')), ['apple.eth', 'applepie.eth', 'pineapple.eth'], 'under 5 characters: no similarity matches');
   });
 
   it('never shows subnames or unnormalized labels', async () => {
@@ -144,7 +145,7 @@ describe('GET /api/v1/search', () => {
     assert.deepEqual(await top('sortBy=registration_date&sortOrder=asc', 1), ['apple.eth']);
     assert.deepEqual(await top('sortBy=votes', 2), ['apple.eth', 'pineapple.eth']);
     assert.deepEqual((await top('sortBy=votes&sortOrder=asc', 1)), ['1234.eth']);
-    assert.deepEqual(await top('sortBy=character_count', 2), ['😀😀.eth', 'a😀.eth']);
+    assert.deepEqual(await top('sortBy=character_count', 3), ['a😀.eth', '😀😀.eth', '007.eth'], 'ties alphabetical');
     assert.deepEqual(await top('sortBy=alphabetical', 4), ['007.eth', '1234.eth', 'abc.eth', 'appel.eth']);
     assert.deepEqual(await top('q=apple&sortBy=alphabetical', 4), ['appel.eth', 'apple.eth', 'applepie.eth', 'pineapple.eth']);
   });

@@ -60,7 +60,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE INDEX ens_names_s_expiry_idx ON ens_names (expiry_date, id) WHERE searchable;
     CREATE INDEX ens_names_s_registration_idx ON ens_names (registration_date, id) WHERE searchable AND registration_date IS NOT NULL;
     CREATE INDEX ens_names_s_alpha_idx ON ens_names ((label COLLATE "C"), id) WHERE searchable;
-    CREATE INDEX ens_names_s_length_idx ON ens_names (label_length, id) WHERE searchable;
+    -- Length, then alphabetical: the character_count sort and the relevance order of short texts.
+    CREATE INDEX ens_names_s_length_idx ON ens_names (label_length, (label COLLATE "C"), id) WHERE searchable;
     CREATE INDEX ens_names_s_votes_idx ON ens_names (net_score, id) WHERE searchable;
     CREATE INDEX ens_names_s_price_idx ON ens_names (listing_price_wei, id) WHERE searchable AND listing_price_wei IS NOT NULL;
     CREATE INDEX ens_names_s_offer_idx ON ens_names (highest_offer_wei, id) WHERE searchable AND highest_offer_wei IS NOT NULL;
@@ -70,12 +71,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     -- Filters: "digits/letters/emoji only" with a length (3-letter, 4-digit names...), and endsWith.
     CREATE INDEX ens_names_s_class_idx ON ens_names (char_class, label_length) WHERE searchable;
     CREATE INDEX ens_names_s_suffix_idx ON ens_names (reverse(label) text_pattern_ops) WHERE searchable;
+    -- "repeatingChars only" (000, aaaa) is rare: a small partial index finds them without a scan.
+    CREATE INDEX ens_names_s_repeating_idx ON ens_names (id) WHERE searchable AND repeating = 'all';
+    -- Class and length are far from independent (3-letter, 4-digit names): joint statistics keep
+    -- the planner from expecting a table scan to find them quickly.
+    CREATE STATISTICS ens_names_s_class_stats (dependencies, mcv) ON char_class, label_length FROM ens_names;
   `.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
-    DROP INDEX IF EXISTS ens_names_s_expiry_idx, ens_names_s_registration_idx, ens_names_s_alpha_idx,
+    DROP STATISTICS IF EXISTS ens_names_s_class_stats;
+    DROP INDEX IF EXISTS ens_names_s_repeating_idx, ens_names_s_expiry_idx, ens_names_s_registration_idx, ens_names_s_alpha_idx,
       ens_names_s_length_idx, ens_names_s_votes_idx, ens_names_s_price_idx, ens_names_s_offer_idx,
       ens_names_s_sale_price_idx, ens_names_s_sale_date_idx, ens_names_s_listed_idx, ens_names_s_class_idx,
       ens_names_s_suffix_idx;

@@ -9,14 +9,16 @@ Searches the names of the marketplace. Authentication optional: with a valid tok
 carries the caller's \`user_vote\`. No cache. Subnames and names that do not normalize never appear.
 
 **Text.** \`q\` is a name or part of one (\`.eth\` optional, ENS-normalized, so \`Apple.ETH\` finds
-apple.eth). Under 3 characters it matches the exact label and labels starting with it; from 3
-characters also labels containing it and labels similar to it (trigram similarity). With \`q\` and no
-\`sortBy\` (or \`sortBy=relevance\`) results come by relevance: exact name, then prefix matches, then
+apple.eth). Under 3 characters it matches the exact label and labels starting with it (shortest
+first); from 3 characters also labels containing it; from 5 characters also labels similar to it
+(pg_trgm similarity of at least 0.3: shorter texts share trigrams with too many labels). With \`q\` and
+no \`sortBy\` (or \`sortBy=relevance\`) results come by relevance: exact name, then prefix matches, then
 substring matches, then similar labels; within each, more similar, then shorter, then alphabetical.
 
 **Sorting.** \`sortBy\`: price (lowest active listing), expiry_date, registration_date, last_sale_date,
 last_sale_price, character_count, alphabetical (code-point order), offer (highest pending offer),
-listing_date (newest active listing), votes (net score). Without \`q\` the default is listing_date.
+listing_date (newest active listing), votes (net score); character_count ties go alphabetical. Without
+\`q\` the default is listing_date.
 \`sortOrder\` defaults per key: asc for price, expiry_date, character_count, alphabetical; desc for the
 others. Names without a value for the key (unlisted names for price…) come last in both directions;
 ties go by id.
