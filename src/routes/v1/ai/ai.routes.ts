@@ -24,6 +24,7 @@ requests per minute per IP (429 RATE_LIMITED with Retry-After).
 export const aiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const related = new RelatedSearchService(app.deps);
   const recommendations = new RecommendationsService(app.deps);
+  app.log.info({ suggestions: app.deps.suggestions.kind, keywordMetrics: app.deps.keywordMetrics?.kind ?? 'none' }, 'name suggestion and keyword metrics providers');
 
   app.get('/ai/search/related', {
     config: { auth: 'optional', cacheSeconds: 15, rateLimit: RATE_PER_MINUTE(30) },
