@@ -456,15 +456,18 @@ export interface ExpirySweepResult {
 }
 
 /**
- * One batch of the expiry sweep: up to `batchSize` listings (active/unfunded) and offers
- * (pending/unfunded) past their end time become expired; the names' summaries are recalculated and
+ * One batch of the expiry sweep: up to `batchSize` listings and offers per live status past their
+ * end time become expired; the names' summaries are recalculated and
  * sellers get `listing_expired`, buyers `offer_expired`. Call until it returns zeros.
  */
 export async function expireDueOrders(trx: Executor, batchSize = 500): Promise<ExpirySweepResult> {
-  const [dueListings, dueOffers] = await Promise.all([
-    trx.selectFrom('listings').select(['id', 'ens_name_id']).where('status', 'in', ['active', 'unfunded']).where('expires_at', '<=', sql<Date>`now()`).orderBy('expires_at').limit(batchSize).execute(),
-    trx.selectFrom('offers').select(['id', 'ens_name_id']).where('status', 'in', ['pending', 'unfunded']).where('expires_at', '<=', sql<Date>`now()`).orderBy('expires_at').limit(batchSize).execute(),
-  ]);
+  // one status at a time: each is an ordered range of the (status, expires_at) index
+  const listingsDue = (status: ListingStatus) =>
+    trx.selectFrom('listings').select(['id', 'ens_name_id']).where('status', '=', status).where('expires_at', '<=', sql<Date>`now()`).orderBy('expires_at').limit(batchSize).execute();
+  const offersDue = (status: OfferStatus) =>
+    trx.selectFrom('offers').select(['id', 'ens_name_id']).where('status', '=', status).where('expires_at', '<=', sql<Date>`now()`).orderBy('expires_at').limit(batchSize).execute();
+  const dueListings = [...(await listingsDue('active')), ...(await listingsDue('unfunded'))];
+  const dueOffers = [...(await offersDue('pending')), ...(await offersDue('unfunded'))];
   if (dueListings.length === 0 && dueOffers.length === 0) return { listings: 0, offers: 0 };
   const names = await lockNames(trx, [...dueListings, ...dueOffers].map((r) => r.ens_name_id));
   const listings = dueListings.length === 0 ? [] : await trx

@@ -191,6 +191,14 @@ describe('offers: reading and PUT /api/v1/offers/:id', () => {
     const paged = await ids(`/api/v1/offers?owner=${addressOf(6)}&limit=2&page=2`);
     assert.deepEqual(paged.ids, [x1]);
     assert.deepEqual(paged.pagination, { page: 2, limit: 2, total: 3, totalPages: 2, hasNext: false, hasPrev: true });
+    // expired: written so, or past the end time and not swept yet
+    const x4 = (await insertOffer(t.container.db, 8, o2.id, 'filters-b.eth', 4n * ONE_ETH, { createdAt: new Date(now - 500), expiresAt: new Date(now - 100) })).id;
+    const x5 = (await insertOffer(t.container.db, 8, o2.id, 'filters-b.eth', 5n * ONE_ETH, { createdAt: new Date(now - 4000), status: 'expired' })).id;
+    const expired = await ids(`/api/v1/offers?owner=${addressOf(6)}&status=expired`);
+    assert.deepEqual(expired.ids, [x4, x5]);
+    assert.equal(expired.pagination.total, 2);
+    assert.deepEqual((await ids(`/api/v1/offers?owner=${addressOf(6)}&status=expired&sort=amount&order=asc&limit=1&page=2`)).ids, [x5]);
+    assert.deepEqual((await ids(`/api/v1/offers?owner=${addressOf(6)}&status=pending`)).ids, [x3, x1]);
     const unknown = await t.app.inject({ method: 'GET', url: '/api/v1/offers/name/no-such-name.eth' });
     assert.equal(body(unknown).error.code, 'ENS_NAME_NOT_FOUND', show(unknown));
     const one = await t.app.inject({ method: 'GET', url: `/api/v1/offers/${x1}` });

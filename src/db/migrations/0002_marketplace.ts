@@ -10,8 +10,9 @@ import { sql, type Kysely } from 'kysely';
  *   for an id) and a changed expiry is pushed to the name's listings.
  * - At most one active listing per seller and name: a new listing replaces the old one, and the
  *   unique index makes two concurrent requests unable to leave two.
- * - Count-friendly indexes (INCLUDE the filter columns, so counts are index-only scans) and the
- *   oldest-first queues of the funds/ownership re-check job.
+ * - Count-friendly indexes (INCLUDE the filter columns, so counts are index-only scans), the
+ *   oldest-first queues of the funds/ownership re-check job, and the owner's name ids in the owner
+ *   index (offers on names someone owns).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -47,11 +48,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE INDEX offers_status_created_idx ON offers (status, created_at DESC, id DESC) INCLUDE (expires_at);
 
     CREATE INDEX cart_items_user_idx ON cart_items (user_id, created_at DESC, id DESC);
+
+    -- "offers on names an address owns": the owner's name ids straight from the index
+    DROP INDEX ens_names_owner_idx;
+    CREATE INDEX ens_names_owner_idx ON ens_names (owner_address, expiry_date) INCLUDE (id);
   `.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
+    DROP INDEX IF EXISTS ens_names_owner_idx;
+    CREATE INDEX ens_names_owner_idx ON ens_names (owner_address, expiry_date);
     DROP INDEX IF EXISTS cart_items_user_idx, offers_status_created_idx, offers_validation_idx, listings_validation_idx,
       listings_status_name_idx, listings_one_active_idx;
     DROP INDEX IF EXISTS listings_status_expires_idx;

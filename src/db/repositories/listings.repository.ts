@@ -55,22 +55,26 @@ export interface ListingFilters {
  */
 const EFFECTIVE_STATUS = sql<ListingStatus>`CASE WHEN l.status IN ('active', 'unfunded') AND l.expires_at <= now() THEN 'expired' ELSE l.status END`;
 
-function statusIs(status: ListingStatus): RawBuilder<SqlBool> {
+/**
+ * The status filter as index-friendly parts, each an equality on status (so each part is one
+ * ordered index range). `expired` is three: written expired, and active or unfunded past the end.
+ */
+function statusParts(status: ListingStatus): RawBuilder<SqlBool>[] {
   switch (status) {
     case 'active':
     case 'unfunded':
-      return sql<SqlBool>`(l.status = ${status} AND (l.expires_at IS NULL OR l.expires_at > now()))`;
+      return [sql<SqlBool>`(l.status = ${status} AND (l.expires_at IS NULL OR l.expires_at > now()))`];
     case 'expired':
-      return sql<SqlBool>`(l.status = 'expired' OR (l.status IN ('active', 'unfunded') AND l.expires_at <= now()))`;
+      return [sql<SqlBool>`l.status = 'expired'`, sql<SqlBool>`(l.status = 'active' AND l.expires_at <= now())`, sql<SqlBool>`(l.status = 'unfunded' AND l.expires_at <= now())`];
     default:
-      return sql<SqlBool>`l.status = ${status}`;
+      return [sql<SqlBool>`l.status = ${status}`];
   }
 }
 
-function filtered(db: Executor, f: ListingFilters) {
+function filtered(db: Executor, f: ListingFilters, part: RawBuilder<SqlBool>) {
   return db
     .selectFrom('listings as l')
-    .where(statusIs(f.status))
+    .where(part)
     .where(sql<SqlBool>`(l.name_expiry_date IS NULL OR l.name_expiry_date > now() - make_interval(days => ${f.graceDays}))`)
     .$if(f.seller !== undefined, (qb) => qb.where('l.seller_address', '=', f.seller!))
     .$if(f.minPrice !== undefined, (qb) => qb.where('l.price_wei', '>=', f.minPrice!))
@@ -88,27 +92,40 @@ const COLUMNS = [
   'n.expiry_date as name_expiry_date', 'n.registration_date', 'n.last_sale_date',
 ] as const;
 
-/** One page of listings. Sorts break ties on id in the same direction, so pages never overlap. */
+/**
+ * One page of listings. Sorts break ties on id in the same direction, so pages never overlap. A
+ * status made of several parts reads the first `offset + limit` of each part in order and merges
+ * them, so every part stays an ordered index scan.
+ */
 export async function listListings(db: Executor, f: ListingFilters, sort: ListingSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<ListingRow[]> {
   const column = { price: 'l.price_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
-  const page = await filtered(db, f)
-    .select('l.id')
-    .orderBy(column[sort], order)
-    .orderBy('l.id', order)
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const parts = statusParts(f.status).map((part) =>
+    filtered(db, f, part).select(['l.id', sql.ref(column[sort]).as('k')]).orderBy(column[sort], order).orderBy('l.id', order));
+  const page = parts.length === 1
+    ? await parts[0].limit(limit).offset(offset).execute()
+    : await db
+      .selectFrom(parts.map((p, i) => db.selectFrom(p.limit(offset + limit).as(`p${i}`)).selectAll()).reduce((all, p) => all.unionAll(p)).as('u'))
+      .select(['u.id', 'u.k'])
+      .orderBy('u.k', order)
+      .orderBy('u.id', order)
+      .limit(limit)
+      .offset(offset)
+      .execute();
   if (page.length === 0) return [];
   const rows = await findListingsByIds(db, page.map((p) => p.id));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return page.flatMap((p) => byId.get(p.id) ?? []);
 }
 
-/** How many listings match, counting at most `cap` (+1 tells "more than cap"). */
+/** How many listings match, counting at most `cap` (+1 tells "more than cap") per status part. */
 export async function countListings(db: Executor, f: ListingFilters, cap?: number): Promise<number> {
-  const inner = filtered(db, f).select(sql`1`.as('one')).$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
-  const row = await db.selectFrom(inner.as('s')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+  let total = 0;
+  for (const part of statusParts(f.status)) {
+    const inner = filtered(db, f, part).select(sql`1`.as('one')).$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
+    const row = await db.selectFrom(inner.as('s')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    total += Number(row.n);
+  }
+  return cap === undefined ? total : Math.min(total, cap + 1);
 }
 
 export async function findListingsByIds(db: Executor, ids: readonly number[]): Promise<ListingRow[]> {
@@ -126,7 +143,7 @@ export async function findActiveListingsOfName(db: Executor, ensNameId: number):
   const rows = await withName(db)
     .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])
     .where('l.ens_name_id', '=', ensNameId)
-    .where(statusIs('active'))
+    .where(statusParts('active')[0])
     .orderBy('l.created_at', 'desc')
     .orderBy('l.id', 'desc')
     .execute();

@@ -36,24 +36,30 @@ export type OfferSort = 'created' | 'amount';
 /** A live offer (pending, unfunded) past its end time reads as expired until the sweep writes it. */
 const EFFECTIVE_STATUS = sql<OfferStatus>`CASE WHEN o.status IN ('pending', 'unfunded') AND o.expires_at <= now() THEN 'expired' ELSE o.status END`;
 
-function statusIs(status: OfferStatus): RawBuilder<SqlBool> {
+/**
+ * The status filter as index-friendly parts (each an equality on status); `expired` is three:
+ * written expired, and pending or unfunded past the end time. No status: one part, no filter.
+ */
+function statusParts(status: OfferStatus | undefined): Array<RawBuilder<SqlBool> | undefined> {
   switch (status) {
+    case undefined:
+      return [undefined];
     case 'pending':
     case 'unfunded':
-      return sql<SqlBool>`(o.status = ${status} AND (o.expires_at IS NULL OR o.expires_at > now()))`;
+      return [sql<SqlBool>`(o.status = ${status} AND (o.expires_at IS NULL OR o.expires_at > now()))`];
     case 'expired':
-      return sql<SqlBool>`(o.status = 'expired' OR (o.status IN ('pending', 'unfunded') AND o.expires_at <= now()))`;
+      return [sql<SqlBool>`o.status = 'expired'`, sql<SqlBool>`(o.status = 'pending' AND o.expires_at <= now())`, sql<SqlBool>`(o.status = 'unfunded' AND o.expires_at <= now())`];
     default:
-      return sql<SqlBool>`o.status = ${status}`;
+      return [sql<SqlBool>`o.status = ${status}`];
   }
 }
 
-function filtered(db: Executor, f: OfferFilters) {
+function filtered(db: Executor, f: OfferFilters, part: RawBuilder<SqlBool> | undefined) {
   return db
     .selectFrom('offers as o')
+    .$if(part !== undefined, (qb) => qb.where(part!))
     .$if(f.buyer !== undefined, (qb) => qb.where('o.buyer_address', '=', f.buyer!))
     .$if(f.ensNameId !== undefined, (qb) => qb.where('o.ens_name_id', '=', f.ensNameId!))
-    .$if(f.status !== undefined, (qb) => qb.where(statusIs(f.status!)))
     .$if(f.owner !== undefined, (qb) => qb.where('o.ens_name_id', 'in', db.selectFrom('ens_names').select('id').where('owner_address', '=', f.owner!)));
 }
 
@@ -78,20 +84,35 @@ export async function findOfferById(db: Executor, id: number): Promise<OfferRow 
   return (await findOffersByIds(db, [id]))[0];
 }
 
-/** One page of offers, newest first by default; ties break on id in the same direction. */
+/** One page of offers, newest first by default; ties break on id in the same direction (see listListings for the parts). */
 export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<OfferRow[]> {
   const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
-  const page = await filtered(db, f).select('o.id').orderBy(column, order).orderBy('o.id', order).limit(limit).offset(offset).execute();
+  const parts = statusParts(f.status).map((part) =>
+    filtered(db, f, part).select(['o.id', sql.ref(column).as('k')]).orderBy(column, order).orderBy('o.id', order));
+  const page = parts.length === 1
+    ? await parts[0].limit(limit).offset(offset).execute()
+    : await db
+      .selectFrom(parts.map((p, i) => db.selectFrom(p.limit(offset + limit).as(`p${i}`)).selectAll()).reduce((all, p) => all.unionAll(p)).as('u'))
+      .select(['u.id', 'u.k'])
+      .orderBy('u.k', order)
+      .orderBy('u.id', order)
+      .limit(limit)
+      .offset(offset)
+      .execute();
   const rows = await findOffersByIds(db, page.map((p) => p.id));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return page.flatMap((p) => byId.get(p.id) ?? []);
 }
 
-/** How many offers match, counting at most `cap` (+1 tells "more than cap"). */
+/** How many offers match, counting at most `cap` (+1 tells "more than cap") per status part. */
 export async function countOffers(db: Executor, f: OfferFilters, cap?: number): Promise<number> {
-  const inner = filtered(db, f).select(sql`1`.as('one')).$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
-  const row = await db.selectFrom(inner.as('s')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+  let total = 0;
+  for (const part of statusParts(f.status)) {
+    const inner = filtered(db, f, part).select(sql`1`.as('one')).$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
+    const row = await db.selectFrom(inner.as('s')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    total += Number(row.n);
+  }
+  return cap === undefined ? total : Math.min(total, cap + 1);
 }
 
 export interface NewOffer {

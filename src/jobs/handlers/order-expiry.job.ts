@@ -23,7 +23,7 @@ export async function sweepExpiredOrders(deps: Pick<Deps, 'db'>): Promise<{ list
     const done = await deps.db.transaction().execute((trx) => expireDueOrders(trx, BATCH));
     total.listings += done.listings;
     total.offers += done.offers;
-    if (done.listings < BATCH && done.offers < BATCH) break;
+    if (done.listings === 0 && done.offers === 0) break;
   }
   return total;
 }
