@@ -123,18 +123,25 @@ export async function startModelServer(behave: (prompt: string) => ModelBehaviou
 
 export const answer = (suggestions: unknown): ModelBehaviour => ({ kind: 'answer', content: JSON.stringify({ suggestions }) });
 
-/** Google Ads REST and its OAuth token endpoint; `metrics` decides each keyword's answer. */
-export async function startGoogleAdsServer(metrics: (keyword: string) => { status: number; body?: unknown }): Promise<TestServer & { env: Record<string, string> }> {
+/**
+ * Google Ads REST and its OAuth token endpoint; `metrics` decides each keyword's answer. Access
+ * tokens are `access-1`, `access-2`…; `revokeTokens()` makes every token issued so far invalid.
+ */
+export async function startGoogleAdsServer(metrics: (keyword: string) => { status: number; body?: unknown }): Promise<TestServer & { env: Record<string, string>; revokeTokens(): void }> {
+  let issued = 0;
+  let firstValid = 1;
   const server = await startServer((req, res) => {
     if (req.path === '/token') {
       const form = new URLSearchParams(req.body);
       if (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== 'refresh-1' || form.get('client_id') !== 'client-1' || form.get('client_secret') !== 'secret-1') {
         return json(res, 400, { error: 'invalid_grant' });
       }
-      return json(res, 200, { access_token: 'access-1', expires_in: 3599, token_type: 'Bearer' });
+      issued += 1;
+      return json(res, 200, { access_token: `access-${issued}`, expires_in: 3599, token_type: 'Bearer' });
     }
     if (req.path !== '/v21/customers/1234567890:generateKeywordHistoricalMetrics' || req.method !== 'POST') return json(res, 404, { error: { code: 404 } });
-    if (req.headers.authorization !== 'Bearer access-1' || req.headers['developer-token'] !== 'dev-token-1' || req.headers['login-customer-id'] !== '9876543210') {
+    const token = /^Bearer access-(\d+)$/.exec(req.headers.authorization ?? '');
+    if (!token || Number(token[1]) < firstValid || Number(token[1]) > issued || req.headers['developer-token'] !== 'dev-token-1' || req.headers['login-customer-id'] !== '9876543210') {
       return json(res, 401, { error: { code: 401, status: 'UNAUTHENTICATED' } });
     }
     const keyword = (JSON.parse(req.body) as { keywords: string[] }).keywords[0];
@@ -143,6 +150,7 @@ export async function startGoogleAdsServer(metrics: (keyword: string) => { statu
   });
   return {
     ...server,
+    revokeTokens: () => { firstValid = issued + 1; },
     env: {
       GOOGLE_ADS_BASE_URL: `${server.url}/v21`,
       GOOGLE_OAUTH_TOKEN_URL: `${server.url}/token`,

@@ -10,7 +10,7 @@ const EXPECTED = { avgMonthlySearches: 12100, avgCpc: 1.25, monthlyTrend: [9900,
 /** The keyword metrics scenario table, row by row, against a Google Ads REST server on 127.0.0.1. */
 describe('GET /api/v1/google-metrics/:name', () => {
   let t: TestContext;
-  let ads: TestServer & { env: Record<string, string> };
+  let ads: TestServer & { env: Record<string, string>; revokeTokens(): void };
   let me: SignedIn;
   let failing = false;
   const get = (name: string, headers: Record<string, string> = {}) =>
@@ -82,6 +82,15 @@ describe('GET /api/v1/google-metrics/:name', () => {
     const res = await get('banana.eth', me.headers);
     assert.equal(res.statusCode, 200, show(res));
     assert.equal(tokenCalls(), 1);
+  });
+
+  it('renews a rejected access token once and carries on', async () => {
+    ads.revokeTokens();
+    await createSearchName(t.container.db, 'cherry.eth');
+    const res = await get('cherry.eth', me.headers);
+    assert.equal(res.statusCode, 200, show(res));
+    assert.deepEqual(body(res).data, EXPECTED);
+    assert.equal(tokenCalls(), 2);
   });
 
   it('keyword without metrics: data null, cached like any answer', async () => {
