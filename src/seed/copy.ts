@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { foreignKeys, run, secondaryIndexes } from './bulk.js';
 
 export type CopyValue = string | number | boolean | null | undefined;
 
@@ -23,7 +24,9 @@ export function textArray(items: readonly string[]): string {
 /**
  * Streams rows into one table with `COPY ... FROM STDIN` on a connection of its own (several
  * tables load at once), buffering ~256 KB per write and waiting when the server falls behind.
- * The connection runs without statement timeout (the pool's API timeout would cut a big load).
+ * Each table loads in one transaction, without statement timeout (the pool's API timeout would
+ * cut a big load) and with its secondary indexes (optionally its foreign keys) dropped and built
+ * again before commit: a failed load leaves the table, its indexes and keys as they were.
  */
 export class CopyWriter {
   rows = 0;
@@ -34,17 +37,23 @@ export class CopyWriter {
     private readonly client: pg.PoolClient,
     private readonly stream: Writable,
     private readonly done: Promise<unknown>,
+    private readonly rebuild: string[],
   ) {}
 
-  static async open(pool: pg.Pool, table: string, columns: readonly string[]): Promise<CopyWriter> {
+  /** `dropForeignKeys`: check the table's foreign keys once at the end instead of per row (see foreignKeys). */
+  static async open(pool: pg.Pool, table: string, columns: readonly string[], options: { dropForeignKeys?: boolean } = {}): Promise<CopyWriter> {
     const client = await pool.connect();
     try {
-      await client.query('SET statement_timeout = 0');
+      await client.query('BEGIN');
+      await client.query('SET LOCAL statement_timeout = 0');
+      const indexes = await secondaryIndexes(client, table);
+      const keys = options.dropForeignKeys ? await foreignKeys(client, table) : { drop: [], create: [] };
+      await run(client, [...keys.drop, ...indexes.drop]);
       const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
       // Attached now, so that an error while rows are still being produced is never unhandled.
       const done = once(stream, 'finish');
       done.catch(() => undefined);
-      return new CopyWriter(table, client, stream, done);
+      return new CopyWriter(table, client, stream, done, [...indexes.create, ...keys.create]);
     } catch (err) {
       client.release(err as Error);
       throw err;
@@ -63,13 +72,15 @@ export class CopyWriter {
     if (!this.stream.write(chunk)) await Promise.race([once(this.stream, 'drain'), this.done]);
   }
 
-  /** Sends the rest, waits for the COPY to commit and returns the connection; the row count. */
+  /** Sends the rest, waits for the COPY, rebuilds the indexes, commits; the row count. */
   async end(): Promise<number> {
     try {
       if (this.buffer) await this.flush();
       this.stream.end();
       await this.done;
-      await this.client.query('RESET statement_timeout');
+      await this.client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
+      await run(this.client, this.rebuild);
+      await this.client.query('COMMIT');
       this.client.release();
     } catch (err) {
       this.client.release(err as Error);
@@ -78,7 +89,7 @@ export class CopyWriter {
     return this.rows;
   }
 
-  /** Gives up (after another writer failed): the connection is closed, the COPY rolled back. */
+  /** Gives up (after another writer failed): the connection is closed, the transaction rolled back. */
   abort(): void {
     this.stream.destroy();
     this.client.release(new Error('aborted'));

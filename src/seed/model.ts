@@ -140,7 +140,7 @@ export function buildPopulation(o: ModelOptions): Population {
     };
 
     const events: RegEvent[] = [];
-    const years = () => Number(rng.weighted({ 1: 55, 2: 15, 3: 12, 5: 12, 10: 6 }));
+    const years = () => Number(rng.weighted({ 1: 45, 2: 18, 3: 14, 5: 15, 10: 8 }));
     let exp = registeredAt < PERMANENT_REGISTRAR ? MIGRATION_EXPIRY : Math.min(expiry, registeredAt + years() * YEAR);
     if (exp - registeredAt < 28 * DAY) exp = registeredAt + 28 * DAY;
     if (exp > expiry) expiry = exp;

@@ -6,6 +6,7 @@ import { builtInClubsOf } from '../lib/clubs.js';
 import { DAY } from '../lib/time.js';
 import { blockAt, ethUsdOnDay, PERMANENT_REGISTRAR, PRICES_FROM, registrationCostWei } from './chain.js';
 import { writeUsers, writeVotes } from './community.js';
+import { parkIndexes, restoreParkedIndexes } from './bulk.js';
 import { CopyWriter, textArray } from './copy.js';
 import { refreshDerived } from './derived.js';
 import { loadKeccak } from './keccak.js';
@@ -82,12 +83,24 @@ export function startOfUtcDay(at = new Date()): Date {
  * the denormalized columns are then computed set-based in SQL and the derived data refreshed.
  */
 export async function seedDemoData(db: Db, options: SeedOptions): Promise<Record<string, number>> {
+  try {
+    return await seed(db, options);
+  } catch (err) {
+    // Put back the names' indexes if the failure came while they were parked.
+    await healInterruptedSeed(options.pool).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function seed(db: Db, options: SeedOptions): Promise<Record<string, number>> {
   const started = Date.now();
   const now = (options.now ?? startOfUtcDay()).getTime();
   const names = options.names ?? 10_000;
   const counts: Record<string, number> = {};
   const pool = options.pool;
-  const open = (table: Table) => CopyWriter.open(pool, table, COLUMNS[table]);
+  // Registrations (the biggest table) check their name key once at the end; the other loaders,
+  // running at the same time, keep per-row checks (see foreignKeys).
+  const open = (table: Table) => CopyWriter.open(pool, table, COLUMNS[table], { dropForeignKeys: table === 'registrations' });
   const finish = async (writers: CopyWriter[]) => {
     const results = await Promise.allSettled(writers.map(async (w) => {
       counts[w.table] = await w.end();
@@ -116,7 +129,10 @@ export async function seedDemoData(db: Db, options: SeedOptions): Promise<Record
   options.onProgress?.('(generated in memory)', population.names.length, Date.now() - started);
   const currencies: Currencies = { eth: '0x0000000000000000000000000000000000000000', weth: (options.wethAddress ?? MAINNET.weth).toLowerCase(), usdc: MAINNET.usdc };
 
+  await healInterruptedSeed(pool);
   await sql`TRUNCATE ${sql.raw(TABLES.join(', '))} RESTART IDENTITY CASCADE`.execute(db);
+  // The names' indexes stay off until their summary columns are written (denormalize).
+  await parkIndexes(pool, 'ens_names');
 
   const voters = population.others.slice(0, Math.min(20_000, Math.max(300, Math.round(names / 25))));
   const userAddresses = [...demo, ...voters];
@@ -152,11 +168,26 @@ export async function seedDemoData(db: Db, options: SeedOptions): Promise<Record
   await load(['votes', 'vote_events'], ([votes, events]) =>
     writeVotes(new Rng('ens-market demo v1 votes'), now, userAddresses.length, demo.length, population.names, votes, events));
 
-  await denormalize(db, now);
+  await denormalize(pool, now);
   options.onProgress?.('(denormalized columns)', 0, Date.now() - started);
   await refreshDerived(db);
   options.onProgress?.('(derived data refreshed)', 0, Date.now() - started);
   return Object.fromEntries(TABLES.map((t) => [t, counts[t] ?? 0]));
+}
+
+/** Builds again the indexes that a seed which died half-way left parked. */
+export async function healInterruptedSeed(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL statement_timeout = 0');
+    await restoreParkedIndexes(client);
+    await client.query('COMMIT');
+    client.release();
+  } catch (err) {
+    client.release(err as Error);
+    throw err;
+  }
 }
 
 /** bytes32 of another front end's referral code, so that ours is not the only one. */
@@ -177,34 +208,46 @@ async function writeName(w: CopyWriter, n: DemoName, keccak: Parameters<typeof h
 }
 
 /**
- * Sequences past the explicit ids, then the summaries kept on each name: the highest pending,
- * unexpired offer, the cheapest active, unexpired listing (and when the newest was listed), and
- * the vote counts. Only names that have any are touched.
+ * Sequences past the explicit ids, then the summaries kept on each name, in one UPDATE of the
+ * names that have any: the highest pending, unexpired offer, the cheapest active, unexpired
+ * listing (and when the newest was listed), and the vote counts. The names' indexes are built
+ * after it, in the same transaction.
  */
-async function denormalize(db: Db, now: number): Promise<void> {
-  const at = new Date(now);
-  await db.connection().execute(async (c) => {
-    await sql`SET statement_timeout = 0`.execute(c);
-    for (const t of WITH_ID) await sql`SELECT setval(pg_get_serial_sequence(${t}, 'id'), GREATEST(1, (SELECT max(id) FROM ${sql.table(t)})), (SELECT count(*) > 0 FROM ${sql.table(t)}))`.execute(c);
-    await sql`
-      UPDATE ens_names n SET highest_offer_wei = o.offer_amount_wei, highest_offer_currency = o.currency_address, highest_offer_id = o.id
-      FROM (SELECT DISTINCT ON (ens_name_id) ens_name_id, id, offer_amount_wei, currency_address FROM offers
-            WHERE status = 'pending' AND (expires_at IS NULL OR expires_at > ${at})
-            ORDER BY ens_name_id, offer_amount_wei DESC, id) o
-      WHERE n.id = o.ens_name_id`.execute(c);
-    await sql`
-      UPDATE ens_names n SET listing_price_wei = l.price_wei, listing_currency = l.currency_address, listing_created_at = l.newest
-      FROM (SELECT DISTINCT ON (ens_name_id) ens_name_id, price_wei, currency_address,
-                   max(created_at) OVER (PARTITION BY ens_name_id) AS newest
-            FROM listings WHERE status = 'active' AND (expires_at IS NULL OR expires_at > ${at})
-            ORDER BY ens_name_id, price_wei, id) l
-      WHERE n.id = l.ens_name_id`.execute(c);
-    await sql`
-      UPDATE ens_names n SET upvotes = v.up, downvotes = v.down
-      FROM (SELECT ens_name_id, count(*) FILTER (WHERE vote = 1)::int AS up, count(*) FILTER (WHERE vote = -1)::int AS down
-            FROM votes GROUP BY ens_name_id) v
-      WHERE n.id = v.ens_name_id`.execute(c);
-    await sql`ANALYZE ${sql.raw(TABLES.join(', '))}`.execute(c);
-    await sql`RESET statement_timeout`.execute(c);
-  });
+async function denormalize(pool: pg.Pool, now: number): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL statement_timeout = 0');
+    for (const t of WITH_ID) await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), GREATEST(1, (SELECT max(id) FROM ${t})), (SELECT count(*) > 0 FROM ${t}))`, [t]);
+    await client.query(`
+      WITH o AS (
+        SELECT DISTINCT ON (ens_name_id) ens_name_id, id, offer_amount_wei, currency_address FROM offers
+        WHERE status = 'pending' AND (expires_at IS NULL OR expires_at > $1)
+        ORDER BY ens_name_id, offer_amount_wei DESC, created_at, id
+      ), l AS (
+        SELECT DISTINCT ON (ens_name_id) ens_name_id, price_wei, currency_address, max(created_at) OVER (PARTITION BY ens_name_id) AS newest
+        FROM listings WHERE status = 'active' AND (expires_at IS NULL OR expires_at > $1)
+        ORDER BY ens_name_id, price_wei, id
+      ), v AS (
+        SELECT ens_name_id, count(*) FILTER (WHERE vote = 1)::int AS up, count(*) FILTER (WHERE vote = -1)::int AS down
+        FROM votes GROUP BY ens_name_id
+      ), s AS (
+        SELECT coalesce(o.ens_name_id, l.ens_name_id, v.ens_name_id) AS id, o.id AS offer_id, o.offer_amount_wei, o.currency_address AS offer_currency,
+               l.price_wei, l.currency_address AS listing_currency, l.newest, v.up, v.down
+        FROM o FULL JOIN l ON l.ens_name_id = o.ens_name_id FULL JOIN v ON v.ens_name_id = coalesce(o.ens_name_id, l.ens_name_id)
+      )
+      UPDATE ens_names n SET highest_offer_wei = s.offer_amount_wei, highest_offer_currency = s.offer_currency, highest_offer_id = s.offer_id,
+        listing_price_wei = s.price_wei, listing_currency = s.listing_currency, listing_created_at = s.newest,
+        upvotes = coalesce(s.up, 0), downvotes = coalesce(s.down, 0)
+      FROM s WHERE n.id = s.id`, [new Date(now)]);
+    await restoreParkedIndexes(client);
+    await client.query('COMMIT');
+    await client.query('SET statement_timeout = 0');
+    await client.query(`ANALYZE ${TABLES.join(', ')}`);
+    await client.query('RESET statement_timeout');
+    client.release();
+  } catch (err) {
+    client.release(err as Error);
+    throw err;
+  }
 }

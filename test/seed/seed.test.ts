@@ -5,7 +5,8 @@ import { recoverTypedDataAddress, type Hex } from 'viem';
 import { parseEthName } from '../../src/lib/ens.js';
 import { orderHash, orderTypedData, type OrderComponents } from '../../src/lib/seaport.js';
 import { DAY, HOUR } from '../../src/lib/time.js';
-import { seedDemoData, seedOptionsFrom, startOfUtcDay } from '../../src/seed/seed.js';
+import { parkIndexes } from '../../src/seed/bulk.js';
+import { healInterruptedSeed, seedDemoData, seedOptionsFrom, startOfUtcDay } from '../../src/seed/seed.js';
 import { addressOf } from '../helpers/accounts.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 
@@ -19,9 +20,12 @@ describe('demo data seed', () => {
   let again: Record<string, number>;
   let firstRows: Record<string, unknown[]>;
   let secondRows: Record<string, unknown[]>;
+  let schemaBefore: unknown[];
 
   const seed = () => seedDemoData(ctx.container.db, { ...seedOptionsFrom(ctx.config), pool: ctx.container.pool, names: NAMES, now });
   const q = async <T = any>(query: string, ...params: unknown[]): Promise<T[]> => (await ctx.container.pool.query(query, params)).rows as T[];
+  const schema = () => q(`SELECT indexdef AS def FROM pg_indexes WHERE schemaname = 'public'
+    UNION ALL SELECT conrelid::regclass || ' ' || pg_get_constraintdef(oid) FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1`);
   const firstOf = async () => {
     const rows: Record<string, unknown[]> = {};
     for (const [table, order] of Object.entries({ users: 'id', ens_names: 'id', registrations: 'id', sales: 'id', listings: 'id', offers: 'id', votes: 'user_id, ens_name_id', vote_events: 'id', notifications: 'id', eth_usd_prices: 'day' })) {
@@ -32,6 +36,7 @@ describe('demo data seed', () => {
 
   before(async () => {
     ctx = await createTestApp();
+    schemaBefore = await schema();
     now = startOfUtcDay();
     counts = await seed();
     firstRows = await firstOf();
@@ -129,10 +134,12 @@ describe('demo data seed', () => {
   });
 
   it('keeps each name\'s highest offer, cheapest listing and vote counts equal to the rows they summarise', async () => {
-    const offers = await q(`SELECT n.id FROM ens_names n LEFT JOIN LATERAL (
-        SELECT id, offer_amount_wei FROM offers o WHERE o.ens_name_id = n.id AND o.status = 'pending' AND o.expires_at > now()
-        ORDER BY offer_amount_wei DESC, id LIMIT 1) o ON true
-      WHERE n.highest_offer_wei IS DISTINCT FROM o.offer_amount_wei OR n.highest_offer_id IS DISTINCT FROM o.id`);
+    // The amount is the maximum; the id is a pending offer of that amount (ties: the marketplace's rule).
+    const offers = await q(`SELECT n.id FROM ens_names n
+      LEFT JOIN LATERAL (SELECT max(offer_amount_wei) AS amount FROM offers o WHERE o.ens_name_id = n.id AND o.status = 'pending' AND o.expires_at > now()) o ON true
+      LEFT JOIN offers h ON h.id = n.highest_offer_id
+      WHERE n.highest_offer_wei IS DISTINCT FROM o.amount
+        OR (n.highest_offer_id IS NOT NULL AND (h.ens_name_id <> n.id OR h.status <> 'pending' OR h.offer_amount_wei <> o.amount OR h.currency_address <> n.highest_offer_currency))`);
     assert.deepEqual(offers, []);
     const listings = await q(`SELECT n.id FROM ens_names n LEFT JOIN LATERAL (
         SELECT min(price_wei) AS price, max(created_at) AS created FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND l.expires_at > now()) l ON true
@@ -192,6 +199,14 @@ describe('demo data seed', () => {
     assert.equal(r.linked, counts.notifications);
     assert.ok(r.types >= 3, JSON.stringify(r));
     assert.ok(now.getTime() - HOUR < Date.now());
+  });
+
+  it('leaves every index and constraint as it found them, and heals a seed that died with indexes parked', async () => {
+    assert.deepEqual(await schema(), schemaBefore);
+    await parkIndexes(ctx.container.pool, 'ens_names');
+    assert.notDeepEqual(await schema(), schemaBefore);
+    await healInterruptedSeed(ctx.container.pool);
+    assert.deepEqual(await schema(), schemaBefore);
   });
 
   it('moves the id sequences past the seeded rows', async () => {
