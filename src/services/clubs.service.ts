@@ -11,8 +11,9 @@ import { InvalidNameError, parseLabel } from '../lib/ens.js';
  * carries the union in `ens_names.clubs` (GIN-indexed), and each club a maintained
  * `member_count`: the number of names in the database that carry it.
  *
- * Whoever writes names (seed, chain sync) calls `syncClubsForNames(trx, ids)` in the same
- * transaction; the scheduled `clubs.refresh` job re-checks every count.
+ * Whoever writes names (chain sync) calls `syncClubsForNames(trx, ids)` in the same transaction;
+ * bulk loaders that write `clubs` themselves (the seed) run `refreshClubs` after; the scheduled
+ * `clubs.refresh` job re-counts every club from the names (GIN index), correcting any drift.
  */
 export interface Club {
   name: string;
@@ -47,28 +48,34 @@ export async function ensureBuiltInClubs(db: Executor): Promise<string[]> {
 }
 
 /**
- * Recomputes `clubs` of the given names (rules + CSV lists) and the member counts of every club
- * they entered or left. Call it inside the transaction that wrote the names: the club rows are
- * locked and counted after the names are written, so concurrent writers cannot lose a count.
- * Returns how many names changed.
+ * Recomputes `clubs` of the given names (rules + CSV lists) and moves the member counts of the
+ * clubs they entered or left. Call it inside the transaction that wrote the names. The names are
+ * locked while their old and new clubs are compared, and each count moves by the difference in
+ * one atomic update (clubs in name order, so concurrent writers cannot deadlock), so the counts
+ * stay exact for every name whose clubs change only through this function; a bulk writer that
+ * sets `clubs` itself runs `refreshClubs` afterwards. Returns how many names changed.
  */
 export async function syncClubsForNames(trx: Executor, ids: readonly number[]): Promise<number> {
   let changed = 0;
-  const touched = new Set<string>();
+  const deltas = new Map<string, number>();
   for (let i = 0; i < ids.length; i += BATCH) {
     const result = await applyClubs(trx, ids.slice(i, i + BATCH));
     changed += result.changed;
-    for (const c of result.touched) touched.add(c);
+    for (const [club, d] of result.deltas) deltas.set(club, (deltas.get(club) ?? 0) + d);
   }
-  await recountClubs(trx, [...touched]);
+  for (const club of [...deltas.keys()].sort()) {
+    const d = deltas.get(club) ?? 0;
+    if (d !== 0) await sql`UPDATE clubs SET member_count = GREATEST(member_count + ${d}, 0) WHERE name = ${club}`.execute(trx);
+  }
   return changed;
 }
 
-/** Writes the computed clubs of one batch of names; returns the clubs whose membership moved. */
-async function applyClubs(trx: Executor, ids: readonly number[]): Promise<{ changed: number; touched: string[] }> {
-  if (ids.length === 0) return { changed: 0, touched: [] };
+/** Writes the computed clubs of one batch of names; returns the membership changes per club. */
+async function applyClubs(trx: Executor, ids: readonly number[]): Promise<{ changed: number; deltas: Map<string, number> }> {
+  const deltas = new Map<string, number>();
+  if (ids.length === 0) return { changed: 0, deltas };
   const names = await trx.selectFrom('ens_names').select(['id', 'label', 'clubs']).where(sql<boolean>`id = ANY(${[...ids]}::bigint[])`).forUpdate().execute();
-  if (names.length === 0) return { changed: 0, touched: [] };
+  if (names.length === 0) return { changed: 0, deltas };
   const listed = await trx
     .selectFrom('club_members')
     .select(['label', 'club'])
@@ -78,13 +85,13 @@ async function applyClubs(trx: Executor, ids: readonly number[]): Promise<{ chan
   for (const m of listed) listedByLabel.set(m.label, [...(listedByLabel.get(m.label) ?? []), m.club]);
 
   const updates: { id: number; clubs: string[] }[] = [];
-  const touched = new Set<string>();
+  const move = (club: string, d: number) => deltas.set(club, (deltas.get(club) ?? 0) + d);
   for (const n of names) {
     const next = clubsOf(n.label, listedByLabel.get(n.label));
     if (sameArray(next, n.clubs)) continue;
     updates.push({ id: n.id, clubs: next });
-    for (const c of n.clubs) if (!next.includes(c)) touched.add(c);
-    for (const c of next) if (!n.clubs.includes(c)) touched.add(c);
+    for (const c of new Set(n.clubs)) if (!next.includes(c)) move(c, -1);
+    for (const c of next) if (!n.clubs.includes(c)) move(c, +1);
   }
   if (updates.length > 0) {
     await sql`
@@ -93,7 +100,7 @@ async function applyClubs(trx: Executor, ids: readonly number[]): Promise<{ chan
       WHERE n.id = v.id
     `.execute(trx);
   }
-  return { changed: updates.length, touched: [...touched] };
+  return { changed: updates.length, deltas };
 }
 
 function sameArray(a: readonly string[], b: readonly string[]): boolean {
@@ -200,7 +207,7 @@ export async function importClub(db: Db, club: string, values: readonly string[]
       const ids = (await trx.selectFrom('ens_names').select('id').where(sql<boolean>`label = ANY(${moved.slice(i, i + BATCH)}::text[])`).execute()).map((r) => r.id);
       const result = await applyClubs(trx, ids);
       namesUpdated += result.changed;
-      for (const c of result.touched) touched.add(c);
+      for (const c of result.deltas.keys()) touched.add(c);
     }
     await recountClubs(trx, [...touched]);
     return { club, labels: labels.size, added: added.length, removed: removed.length, namesUpdated, invalid };
