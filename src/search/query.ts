@@ -126,10 +126,10 @@ const SIMILAR_FROM = 5;
 
 /**
  * Which labels a search text matches, and their relevance order. Under 3 characters: the label
- * itself and labels starting with it, shortest first (the exact label is the shortest), served by
- * the (label_length, id) index. From 3: also labels containing it (pg_trgm GIN index); from 5 also
- * labels similar to it by trigrams. Order: exact, prefix, substring, similar; then more similar,
- * shorter, alphabetical.
+ * itself and labels starting with it, shortest first (the exact label is the shortest), then
+ * alphabetical: the order of ens_names_s_length_idx. From 3: also labels containing it (pg_trgm
+ * GIN index); from 5 also labels similar to it by trigrams. Order: exact, prefix, substring,
+ * similar; then more similar, shorter, alphabetical.
  */
 function textMatch(q: string): { cond: RawBuilder<unknown>; rank: RawBuilder<unknown> } {
   const length = [...q].length;
