@@ -41,11 +41,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE INDEX listings_status_price_idx ON listings (status, price_wei, id) INCLUDE (expires_at, name_expiry_date);
     DROP INDEX listings_status_expires_idx;
     CREATE INDEX listings_status_expires_idx ON listings (status, expires_at, id) INCLUDE (name_expiry_date);
-    CREATE INDEX listings_status_name_idx ON listings (status, ens_name, id);
+    CREATE INDEX listings_status_name_idx ON listings (status, ens_name, id) INCLUDE (expires_at, name_expiry_date);
+    DROP INDEX listings_status_created_idx;
+    CREATE INDEX listings_status_created_idx ON listings (status, created_at DESC, id DESC) INCLUDE (expires_at, name_expiry_date);
 
     CREATE INDEX listings_validation_idx ON listings (last_validated_at NULLS FIRST, id) WHERE status IN ('active', 'unfunded');
     CREATE INDEX offers_validation_idx ON offers (last_validated_at NULLS FIRST, id) WHERE status IN ('pending', 'unfunded');
     CREATE INDEX offers_status_created_idx ON offers (status, created_at DESC, id DESC) INCLUDE (expires_at);
+    CREATE INDEX offers_status_amount_idx ON offers (status, offer_amount_wei, id) INCLUDE (expires_at);
 
     CREATE INDEX cart_items_user_idx ON cart_items (user_id, created_at DESC, id DESC);
 
@@ -59,7 +62,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
     DROP INDEX IF EXISTS ens_names_owner_idx;
     CREATE INDEX ens_names_owner_idx ON ens_names (owner_address, expiry_date);
-    DROP INDEX IF EXISTS cart_items_user_idx, offers_status_created_idx, offers_validation_idx, listings_validation_idx,
+    DROP INDEX IF EXISTS listings_status_created_idx;
+    CREATE INDEX listings_status_created_idx ON listings (status, created_at DESC, id DESC);
+    DROP INDEX IF EXISTS cart_items_user_idx, offers_status_amount_idx, offers_status_created_idx, offers_validation_idx, listings_validation_idx,
       listings_status_name_idx, listings_one_active_idx;
     DROP INDEX IF EXISTS listings_status_expires_idx;
     CREATE INDEX listings_status_expires_idx ON listings (status, expires_at, id);
