@@ -1,61 +1,74 @@
 import type pg from 'pg';
 
 /**
- * Schema steps around a bulk load (PostgreSQL's "Populating a Database" advice): indexes and
- * foreign keys are dropped before loading and created again afterwards, which is several times
- * faster than maintaining two dozen indexes and a foreign-key check per row. Definitions are read
- * from the catalog, so indexes and keys that other migrations add are handled the same way.
+ * Schema steps around a bulk load (PostgreSQL's "Populating a Database" advice): a table's
+ * secondary indexes and unique constraints are dropped before loading and built again afterwards,
+ * which is many times faster than inserting into two dozen indexes (four of them unique on
+ * random hashes) row by row. Definitions are read from the catalog, so what other migrations add
+ * is handled the same way. Primary keys and unique keys that a foreign key refers to stay.
  */
-export interface Rebuild {
-  drop: string[];
-  create: string[];
+export interface SchemaItem {
+  kind: 'index' | 'constraint';
+  table: string;
+  /** quoted identifier (schema-qualified for an index) */
+  name: string;
+  /** CREATE INDEX statement, or the constraint's definition */
+  def: string;
 }
 
-/** The indexes of a table that back no constraint (primary keys and unique constraints stay). */
-export async function secondaryIndexes(client: pg.ClientBase, table: string): Promise<Rebuild> {
-  const { rows } = await client.query<{ name: string; def: string }>(`
-    SELECT format('%I.%I', n.nspname, c.relname) AS name, pg_get_indexdef(i.indexrelid) AS def
+export async function rebuildable(client: pg.ClientBase, table: string): Promise<SchemaItem[]> {
+  const { rows } = await client.query<SchemaItem>(`
+    SELECT 'index' AS kind, $1 AS table, format('%I.%I', n.nspname, c.relname) AS name, pg_get_indexdef(i.indexrelid) AS def
     FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-    WHERE i.indrelid = $1::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
-    ORDER BY c.relname`, [table]);
-  return { drop: rows.map((r) => `DROP INDEX ${r.name}`), create: rows.map((r) => r.def) };
+    WHERE i.indrelid = $1::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid AND k.conrelid = i.indrelid)
+    UNION ALL
+    SELECT 'constraint', $1, quote_ident(k.conname), pg_get_constraintdef(k.oid)
+    FROM pg_constraint k
+    WHERE k.conrelid = $1::regclass AND k.contype IN ('u', 'x')
+      AND NOT EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' AND f.conindid = k.conindid)
+    ORDER BY 1, 3`, [table]);
+  return rows;
 }
 
-/**
- * The foreign keys of a table. Dropping one locks the referenced table against other key changes
- * until commit, so only one concurrent loader per referenced table should use this.
- */
-export async function foreignKeys(client: pg.ClientBase, table: string): Promise<Rebuild> {
-  const { rows } = await client.query<{ name: string; def: string }>(`
-    SELECT quote_ident(conname) AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint
-    WHERE conrelid = $1::regclass AND contype = 'f' ORDER BY conname`, [table]);
-  return {
-    drop: rows.map((r) => `ALTER TABLE ${table} DROP CONSTRAINT ${r.name}`),
-    create: rows.map((r) => `ALTER TABLE ${table} ADD CONSTRAINT ${r.name} ${r.def}`),
-  };
+export async function dropAll(client: pg.ClientBase, items: readonly SchemaItem[]): Promise<void> {
+  for (const i of items) {
+    await client.query(i.kind === 'index' ? `DROP INDEX ${i.name}` : `ALTER TABLE ${i.table} DROP CONSTRAINT ${i.name}`);
+  }
 }
 
-export async function run(client: pg.ClientBase, statements: readonly string[]): Promise<void> {
-  for (const s of statements) await client.query(s);
+/** Builds the items again; with `ifMissing`, skips those that exist (healing after a crash). */
+export async function createAll(client: pg.ClientBase, items: readonly SchemaItem[], ifMissing = false): Promise<void> {
+  await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
+  for (const i of items) {
+    if (i.kind === 'index') {
+      await client.query(ifMissing ? i.def.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS ') : i.def);
+      continue;
+    }
+    if (ifMissing) {
+      const { rowCount } = await client.query(`SELECT 1 FROM pg_constraint WHERE conrelid = $1::regclass AND quote_ident(conname) = $2`, [i.table, i.name]);
+      if (rowCount) continue;
+    }
+    await client.query(`ALTER TABLE ${i.table} ADD CONSTRAINT ${i.name} ${i.def}`);
+  }
 }
 
-/** Where parked index definitions wait, so that an interrupted seed can be healed. */
+/** Where parked definitions wait, so that an interrupted seed can be healed. */
 const PARKED = 'seed.parked_indexes';
 
 /**
- * Drops a table's secondary indexes for a load that spans several transactions (other
- * connections must see its rows before it is complete). The definitions are kept in sync_state
- * in the same transaction; `restoreParkedIndexes` builds them again.
+ * Drops a table's rebuildable indexes and constraints for a load that spans several transactions
+ * (other connections must see its rows before it is complete). The definitions are kept in
+ * sync_state in the same transaction; `restoreParked` builds them again.
  */
-export async function parkIndexes(pool: pg.Pool, table: string): Promise<void> {
+export async function park(pool: pg.Pool, table: string): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const { drop, create } = await secondaryIndexes(client, table);
+    const items = await rebuildable(client, table);
     await client.query(`
       INSERT INTO sync_state (key, value, updated_at) VALUES ($1, $2::jsonb, now())
-      ON CONFLICT (key) DO UPDATE SET value = sync_state.value || EXCLUDED.value, updated_at = now()`, [PARKED, JSON.stringify(create)]);
-    await run(client, drop);
+      ON CONFLICT (key) DO UPDATE SET value = sync_state.value || EXCLUDED.value, updated_at = now()`, [PARKED, JSON.stringify(items)]);
+    await dropAll(client, items);
     await client.query('COMMIT');
     client.release();
   } catch (err) {
@@ -65,13 +78,12 @@ export async function parkIndexes(pool: pg.Pool, table: string): Promise<void> {
 }
 
 /**
- * Builds the parked indexes again (within the client's transaction, if any) and forgets them.
- * Does nothing when none are parked; after a seed that died half-way it restores what was dropped.
+ * Builds the parked indexes and constraints again (within the client's transaction) and forgets
+ * them. Does nothing when none are parked; after a seed that died half-way it restores what was dropped.
  */
-export async function restoreParkedIndexes(client: pg.ClientBase): Promise<void> {
-  const { rows } = await client.query<{ value: string[] }>(`SELECT value FROM sync_state WHERE key = $1`, [PARKED]);
+export async function restoreParked(client: pg.ClientBase): Promise<void> {
+  const { rows } = await client.query<{ value: SchemaItem[] }>(`SELECT value FROM sync_state WHERE key = $1`, [PARKED]);
   if (rows.length === 0) return;
-  await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
-  await run(client, rows[0].value.map((def) => def.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS ')));
+  await createAll(client, rows[0].value, true);
   await client.query(`DELETE FROM sync_state WHERE key = $1`, [PARKED]);
 }

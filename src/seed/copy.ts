@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { foreignKeys, run, secondaryIndexes } from './bulk.js';
+import { createAll, dropAll, rebuildable, type SchemaItem } from './bulk.js';
 
 export type CopyValue = string | number | boolean | null | undefined;
 
@@ -25,8 +25,9 @@ export function textArray(items: readonly string[]): string {
  * Streams rows into one table with `COPY ... FROM STDIN` on a connection of its own (several
  * tables load at once), buffering ~256 KB per write and waiting when the server falls behind.
  * Each table loads in one transaction, without statement timeout (the pool's API timeout would
- * cut a big load) and with its secondary indexes (optionally its foreign keys) dropped and built
- * again before commit: a failed load leaves the table, its indexes and keys as they were.
+ * cut a big load) and with its secondary indexes and unique constraints dropped and built again
+ * before commit (see bulk.ts): a failed load leaves the table as it was. Foreign keys stay:
+ * dropping one would lock the referenced table (ens_names) against the loaders running beside it.
  */
 export class CopyWriter {
   rows = 0;
@@ -37,23 +38,21 @@ export class CopyWriter {
     private readonly client: pg.PoolClient,
     private readonly stream: Writable,
     private readonly done: Promise<unknown>,
-    private readonly rebuild: string[],
+    private readonly rebuild: SchemaItem[],
   ) {}
 
-  /** `dropForeignKeys`: check the table's foreign keys once at the end instead of per row (see foreignKeys). */
-  static async open(pool: pg.Pool, table: string, columns: readonly string[], options: { dropForeignKeys?: boolean } = {}): Promise<CopyWriter> {
+  static async open(pool: pg.Pool, table: string, columns: readonly string[]): Promise<CopyWriter> {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
       await client.query('SET LOCAL statement_timeout = 0');
-      const indexes = await secondaryIndexes(client, table);
-      const keys = options.dropForeignKeys ? await foreignKeys(client, table) : { drop: [], create: [] };
-      await run(client, [...keys.drop, ...indexes.drop]);
+      const rebuild = await rebuildable(client, table);
+      await dropAll(client, rebuild);
       const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
       // Attached now, so that an error while rows are still being produced is never unhandled.
       const done = once(stream, 'finish');
       done.catch(() => undefined);
-      return new CopyWriter(table, client, stream, done, [...indexes.create, ...keys.create]);
+      return new CopyWriter(table, client, stream, done, rebuild);
     } catch (err) {
       client.release(err as Error);
       throw err;
@@ -78,8 +77,7 @@ export class CopyWriter {
       if (this.buffer) await this.flush();
       this.stream.end();
       await this.done;
-      await this.client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
-      await run(this.client, this.rebuild);
+      await createAll(this.client, this.rebuild);
       await this.client.query('COMMIT');
       this.client.release();
     } catch (err) {

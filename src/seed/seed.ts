@@ -6,7 +6,7 @@ import { builtInClubsOf } from '../lib/clubs.js';
 import { DAY } from '../lib/time.js';
 import { blockAt, ethUsdOnDay, PERMANENT_REGISTRAR, PRICES_FROM, registrationCostWei } from './chain.js';
 import { writeUsers, writeVotes } from './community.js';
-import { parkIndexes, restoreParkedIndexes } from './bulk.js';
+import { park, restoreParked } from './bulk.js';
 import { CopyWriter, textArray } from './copy.js';
 import { refreshDerived } from './derived.js';
 import { loadKeccak } from './keccak.js';
@@ -98,9 +98,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
   const names = options.names ?? 10_000;
   const counts: Record<string, number> = {};
   const pool = options.pool;
-  // Registrations (the biggest table) check their name key once at the end; the other loaders,
-  // running at the same time, keep per-row checks (see foreignKeys).
-  const open = (table: Table) => CopyWriter.open(pool, table, COLUMNS[table], { dropForeignKeys: table === 'registrations' });
+  const open = (table: Table) => CopyWriter.open(pool, table, COLUMNS[table]);
   const finish = async (writers: CopyWriter[]) => {
     const results = await Promise.allSettled(writers.map(async (w) => {
       counts[w.table] = await w.end();
@@ -131,8 +129,8 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
 
   await healInterruptedSeed(pool);
   await sql`TRUNCATE ${sql.raw(TABLES.join(', '))} RESTART IDENTITY CASCADE`.execute(db);
-  // The names' indexes stay off until their summary columns are written (denormalize).
-  await parkIndexes(pool, 'ens_names');
+  // The names' indexes and unique keys stay off until their summary columns are written (denormalize).
+  await park(pool, 'ens_names');
 
   const voters = population.others.slice(0, Math.min(20_000, Math.max(300, Math.round(names / 25))));
   const userAddresses = [...demo, ...voters];
@@ -175,14 +173,26 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
   return Object.fromEntries(TABLES.map((t) => [t, counts[t] ?? 0]));
 }
 
-/** Builds again the indexes that a seed which died half-way left parked. */
+/**
+ * Builds again the names' indexes and unique keys that a seed which died half-way left parked.
+ * Should the half-loaded rows not satisfy them, the seeded tables are emptied first.
+ */
 export async function healInterruptedSeed(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
-  try {
+  const attempt = async (truncate: boolean) => {
     await client.query('BEGIN');
     await client.query('SET LOCAL statement_timeout = 0');
-    await restoreParkedIndexes(client);
+    if (truncate) await client.query(`TRUNCATE ${TABLES.join(', ')} RESTART IDENTITY CASCADE`);
+    await restoreParked(client);
     await client.query('COMMIT');
+  };
+  try {
+    try {
+      await attempt(false);
+    } catch {
+      await client.query('ROLLBACK');
+      await attempt(true);
+    }
     client.release();
   } catch (err) {
     client.release(err as Error);
@@ -210,8 +220,8 @@ async function writeName(w: CopyWriter, n: DemoName, keccak: Parameters<typeof h
 /**
  * Sequences past the explicit ids, then the summaries kept on each name, in one UPDATE of the
  * names that have any: the highest pending, unexpired offer, the cheapest active, unexpired
- * listing (and when the newest was listed), and the vote counts. The names' indexes are built
- * after it, in the same transaction.
+ * listing (and when the newest was listed), and the vote counts. The names' parked indexes and
+ * unique keys are built after it, in the same transaction.
  */
 async function denormalize(pool: pg.Pool, now: number): Promise<void> {
   const client = await pool.connect();
@@ -240,7 +250,7 @@ async function denormalize(pool: pg.Pool, now: number): Promise<void> {
         listing_price_wei = s.price_wei, listing_currency = s.listing_currency, listing_created_at = s.newest,
         upvotes = coalesce(s.up, 0), downvotes = coalesce(s.down, 0)
       FROM s WHERE n.id = s.id`, [new Date(now)]);
-    await restoreParkedIndexes(client);
+    await restoreParked(client);
     await client.query('COMMIT');
     await client.query('SET statement_timeout = 0');
     await client.query(`ANALYZE ${TABLES.join(', ')}`);

@@ -5,7 +5,7 @@ import { recoverTypedDataAddress, type Hex } from 'viem';
 import { parseEthName } from '../../src/lib/ens.js';
 import { orderHash, orderTypedData, type OrderComponents } from '../../src/lib/seaport.js';
 import { DAY, HOUR } from '../../src/lib/time.js';
-import { parkIndexes } from '../../src/seed/bulk.js';
+import { park } from '../../src/seed/bulk.js';
 import { healInterruptedSeed, seedDemoData, seedOptionsFrom, startOfUtcDay } from '../../src/seed/seed.js';
 import { addressOf } from '../helpers/accounts.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
@@ -203,7 +203,7 @@ describe('demo data seed', () => {
 
   it('leaves every index and constraint as it found them, and heals a seed that died with indexes parked', async () => {
     assert.deepEqual(await schema(), schemaBefore);
-    await parkIndexes(ctx.container.pool, 'ens_names');
+    await park(ctx.container.pool, 'ens_names');
     assert.notDeepEqual(await schema(), schemaBefore);
     await healInterruptedSeed(ctx.container.pool);
     assert.deepEqual(await schema(), schemaBefore);
@@ -213,5 +213,16 @@ describe('demo data seed', () => {
     const [{ id }] = await q(`INSERT INTO users (address) VALUES ('0x000000000000000000000000000000000000dead') RETURNING id`);
     assert.equal(id, counts.users + 1);
     await sql`DELETE FROM users WHERE id = ${id}`.execute(ctx.container.db);
+  });
+
+  // Last: it empties the seeded tables.
+  it('heals a seed that died leaving rows that break a parked unique key, by emptying the seeded tables', async () => {
+    await park(ctx.container.pool, 'ens_names');
+    await q(`INSERT INTO ens_names (name, label, labelhash, namehash, token_id)
+      SELECT name, label, labelhash, '0x' || repeat('0', 64), token_id FROM ens_names WHERE id = 1`);
+    await healInterruptedSeed(ctx.container.pool);
+    assert.deepEqual(await schema(), schemaBefore);
+    const [{ count }] = await q(`SELECT count(*)::int AS count FROM ens_names`);
+    assert.equal(count, 0);
   });
 });
