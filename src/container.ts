@@ -97,11 +97,17 @@ export async function createContainer(config: Config, options: ContainerOptions 
     async close() {
       if (closed) return;
       closed = true;
-      await boss.stop({ graceful: true, timeout: 5000, wait: true }).catch((err) => logger.warn({ err }, 'job queue stop failed'));
-      await db.destroy();
-      await redis?.quit().catch(() => undefined);
-      await deps.suggestions.close();
-      await embedded?.stop();
+      // Each step runs even when an earlier one fails, so no connection or child process is left behind.
+      const steps: [string, () => Promise<unknown>][] = [
+        ['job queue', () => boss.stop({ graceful: true, timeout: 5000, wait: true })],
+        ['database pool', () => db.destroy()],
+        ['redis', async () => redis?.quit()],
+        ['suggestions', () => deps.suggestions.close()],
+        ['embedded PostgreSQL', async () => embedded?.stop()],
+      ];
+      for (const [what, step] of steps) {
+        await step().catch((err: unknown) => logger.warn({ err }, `closing ${what} failed`));
+      }
     },
   };
 }

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
 
 describe('health', () => {
@@ -28,21 +29,30 @@ describe('health', () => {
 });
 
 describe('readiness when the database is gone', () => {
-  it('answers 503 with the failed checks false', async () => {
+  it('answers 503 with the failed checks false, and ready again once the database is back', async () => {
     const t = await createTestApp();
+    const name = new URL(t.databaseUrl).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: process.env.TEST_ADMIN_URL });
+    await admin.connect();
     try {
-      // Kill this app's database connections and forbid new ones, as an outage would.
-      await t.container.pool.end();
+      // An outage: the server refuses new connections and drops the open ones.
+      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
       const res = await t.app.inject({ method: 'GET', url: '/health/ready' });
       assert.equal(res.statusCode, 503, show(res));
       const b = body(res);
       assert.equal(b.status, 'not ready');
       assert.equal(b.checks.database, false);
       assert.equal(b.checks.search_index, false);
-      assert.ok(b.timestamp);
+      assert.ok(!Number.isNaN(Date.parse(b.timestamp)));
+
+      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
+      const back = await t.app.inject({ method: 'GET', url: '/health/ready' });
+      assert.equal(back.statusCode, 200, show(back));
     } finally {
-      await t.app.close();
-      await t.close().catch(() => undefined);
+      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`).catch(() => undefined);
+      await admin.end();
+      await t.close();
     }
   });
 });
