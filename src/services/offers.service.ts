@@ -156,6 +156,9 @@ export class OfferService {
     if (body.offerAmountWei === undefined && body.status === undefined && body.orderData === undefined) {
       throw new AppError('NO_UPDATES', 'Send offerAmountWei and/or status');
     }
+    if (body.offerAmountWei !== undefined && BigInt(body.offerAmountWei) === 0n) {
+      throw new AppError('VALIDATION_ERROR', 'body.offerAmountWei must be more than zero', { field: 'body.offerAmountWei' });
+    }
     const caller = user.address.toLowerCase();
     const ref = await this.deps.db.selectFrom('offers').select(['ens_name_id', 'buyer_address', 'currency_address']).where('id', '=', id).executeTakeFirst();
     if (!ref) throw new AppError('OFFER_NOT_FOUND', `Offer ${id} not found`);

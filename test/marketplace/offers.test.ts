@@ -102,6 +102,7 @@ describe('offers: reading and PUT /api/v1/offers/:id', () => {
     await expectCode(put(999999, buyer, { status: 'rejected' }), 404, 'OFFER_NOT_FOUND');
     await expectCode(put(id, buyer, { status: 'cancelled' }), 400, 'VALIDATION_ERROR');
     await expectCode(put(id, buyer, { offerAmountWei: '1.5' }), 400, 'VALIDATION_ERROR');
+    await expectCode(put(id, buyer, { offerAmountWei: '0' }), 400, 'VALIDATION_ERROR');
     await expectCode(put(id, buyer, { offerAmountWei: 2e18 }), 400, 'VALIDATION_ERROR');
     const bad = await t.app.inject({ method: 'PUT', url: '/api/v1/offers/abc', headers: buyer.headers, payload: { status: 'rejected' } });
     assert.equal(body(bad).error.code, 'VALIDATION_ERROR', show(bad));
