@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildSchema, graphql, parse, Kind, type OperationDefinitionNode } from 'graphql';
+import { buildSchema, graphql, parse, valueFromASTUntyped, Kind, type OperationDefinitionNode } from 'graphql';
 import {
   decodeFunctionData, encodeAbiParameters, encodeEventTopics, encodeFunctionResult, keccak256, labelhash, namehash,
   numberToHex, parseAbi, parseAbiItem, toHex, type AbiEvent, type Hex,
 } from 'viem';
+import { sql } from 'kysely';
+import type { Executor } from '../../src/db/client.js';
 import { startJsonRpcServer, type RpcServer } from './json-rpc.js';
 
 /* ------------------------------------------------------------------------------------------------
@@ -63,7 +65,8 @@ type Stream = 'nameRegistereds' | 'nameReneweds' | 'nameTransferreds' | 'wrapped
 export interface SubgraphRequest {
   /** top-level fields of the query, e.g. ['_meta', 'domains'] */
   fields: string[];
-  variables: Record<string, unknown>;
+  /** arguments of the last top-level field (the list asked for), variables resolved */
+  args: { first?: number; orderBy?: string; orderDirection?: string; where?: Record<string, unknown> };
 }
 
 let eventCounter = 0;
@@ -177,11 +180,14 @@ export class FakeSubgraph {
 
 export interface SubgraphServer {
   url: string;
+  /** serve another fake from now on (one server for a whole test file) */
+  use(fake: FakeSubgraph): void;
   close(): Promise<void>;
 }
 
 /** Serves `fake` as a subgraph GraphQL endpoint (POST {query, variables}) on 127.0.0.1. */
-export async function startSubgraphServer(fake: FakeSubgraph): Promise<SubgraphServer> {
+export async function startSubgraphServer(initial: FakeSubgraph): Promise<SubgraphServer> {
+  let fake = initial;
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
@@ -189,8 +195,11 @@ export async function startSubgraphServer(fake: FakeSubgraph): Promise<SubgraphS
       void (async () => {
         const { query, variables } = JSON.parse(raw) as { query: string; variables?: Record<string, unknown> };
         const op = parse(query).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-        const fields = op?.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.name.value] : [])) ?? [];
-        const request = { fields, variables: variables ?? {} };
+        const top = op?.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s] : [])) ?? [];
+        const main = top.at(-1);
+        // JSON round trip: graphql-js builds input objects without a prototype.
+        const args = JSON.parse(JSON.stringify(Object.fromEntries(main?.arguments?.map((a) => [a.name.value, valueFromASTUntyped(a.value, variables)]) ?? [])));
+        const request: SubgraphRequest = { fields: top.map((f) => f.name.value), args };
         fake.requests.push(request);
         if (fake.fail?.(request)) {
           res.writeHead(500, { 'content-type': 'text/plain' });
@@ -207,6 +216,9 @@ export async function startSubgraphServer(fake: FakeSubgraph): Promise<SubgraphS
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/subgraphs/name/ensdomains/ens`,
+    use: (next) => {
+      fake = next;
+    },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
@@ -360,8 +372,26 @@ const CHAINLINK = parseAbi([
   'function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)',
 ]);
 
-export async function startChainServer(chain: FakeChain): Promise<RpcServer> {
-  return startJsonRpcServer((method, params) => chain.handle(method, params));
+export interface ChainServer extends RpcServer {
+  /** answer from another chain from now on (one server for a whole test file) */
+  use(chain: FakeChain): void;
+}
+
+export async function startChainServer(initial: FakeChain): Promise<ChainServer> {
+  let chain = initial;
+  const server = await startJsonRpcServer((method, params) => chain.handle(method, params));
+  return {
+    ...server,
+    use: (next) => {
+      chain = next;
+      server.calls.length = 0;
+    },
+  };
+}
+
+/** Empties what the sync writes, between tests that share one database. */
+export async function resetSyncData(db: Executor): Promise<void> {
+  await sql`TRUNCATE sync_state, registrations, sales, notifications, listings, offers, ens_names RESTART IDENTITY CASCADE`.execute(db);
 }
 
 /** Environment for createTestApp pointing the sync at the test servers. */

@@ -1,9 +1,9 @@
-import { after, afterEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { namehash } from 'viem';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { addressOf } from '../helpers/accounts.js';
-import { FakeSubgraph, startSubgraphServer, syncEnv, type SubgraphServer } from '../helpers/sync.js';
+import { FakeSubgraph, resetSyncData, startSubgraphServer, syncEnv, type SubgraphServer } from '../helpers/sync.js';
 import { isSkipped, runNameSync } from '../../src/sync/sync.service.js';
 import { syncNamesJob } from '../../src/jobs/handlers/sync.job.js';
 import type { NameSyncResult, NamesState } from '../../src/sync/names.sync.js';
@@ -31,13 +31,12 @@ async function sync(t: TestContext, pageSize = 3): Promise<NameSyncResult> {
 }
 
 describe('name sync from the ENS subgraph', () => {
-  let t: TestContext | undefined;
-  let server: SubgraphServer | undefined;
-  afterEach(async () => {
-    await t?.close();
-    await server?.close();
-    t = undefined;
-    server = undefined;
+  // One app and one subgraph server for the file; each test serves its own fake on empty tables.
+  let t: TestContext;
+  let server: SubgraphServer;
+  before(async () => {
+    server = await startSubgraphServer(new FakeSubgraph());
+    t = await createTestApp(syncEnv({ subgraphUrl: server.url }));
   });
   after(async () => {
     await t?.close();
@@ -45,8 +44,8 @@ describe('name sync from the ENS subgraph', () => {
   });
 
   async function setup(fake: FakeSubgraph) {
-    server = await startSubgraphServer(fake);
-    t = await createTestApp(syncEnv({ subgraphUrl: server.url }));
+    server.use(fake);
+    await resetSyncData(t.container.db);
     return t;
   }
 
@@ -86,7 +85,7 @@ describe('name sync from the ENS subgraph', () => {
     assert.equal(state?.lastPass?.invalid, 3);
     const first = fake.requests[0];
     assert.deepEqual(first.fields, ['_meta', 'domains']);
-    assert.deepEqual(first.variables, { parent: namehash('eth'), last: '', first: 3 });
+    assert.deepEqual(first.args, { first: 3, orderBy: 'id', orderDirection: 'asc', where: { parent: namehash('eth'), id_gt: '' } });
   });
 
   it('resumes after a crash in the middle from the saved cursor: no duplicates, nothing skipped', async () => {
@@ -95,7 +94,7 @@ describe('name sync from the ENS subgraph', () => {
     for (const l of labels) fake.add(l, { owner: A });
     const ids = [...fake.domains.keys()].sort();
     // The indexer fails every attempt at the third page.
-    fake.fail = (r) => r.variables.last === ids[5];
+    fake.fail = (r) => r.args.where?.id_gt === ids[5];
     const ctx = await setup(fake);
 
     await assert.rejects(runNameSync(ctx.container, { pageSize: 3 }));
@@ -108,7 +107,7 @@ describe('name sync from the ENS subgraph', () => {
     const before = fake.requests.length;
     const result = await sync(ctx);
     assert.equal(result.done, true);
-    assert.equal(fake.requests[before].variables.last, ids[5], 'the rerun starts where the crash left off');
+    assert.equal(fake.requests[before].args.where?.id_gt, ids[5], 'the rerun starts where the crash left off');
     assert.equal(result.counts.seen, 10, 'every domain read exactly once over the pass');
     assert.equal(result.counts.inserted, 10);
 
@@ -143,7 +142,7 @@ describe('name sync from the ENS subgraph', () => {
     const second = fake.requests.slice(requestsBefore);
     assert.ok(second.every((r) => !r.fields.includes('domains')), 'no full listing of domains');
     assert.deepEqual(second.map((r) => r.fields[1]), ['nameRegistereds', 'nameReneweds', 'nameTransferreds', 'wrappedTransfers']);
-    assert.ok(second.every((r) => r.variables.since === 1000), 'changes since the previous pass');
+    assert.ok(second.every((r) => r.args.where?.blockNumber_gt === 1000), 'changes since the previous pass');
 
     const rows = await names(ctx);
     assert.equal(rows.get('alice.eth')!.expiry_date?.toISOString(), '2029-01-01T00:00:00.000Z');
@@ -173,8 +172,12 @@ describe('name sync from the ENS subgraph', () => {
   });
 
   it('the job does nothing without ENS_SUBGRAPH_URL', async () => {
-    t = await createTestApp();
-    await syncNamesJob.handle({}, t.container);
-    assert.equal(await readState(t.container.db, 'names'), null);
+    const bare = await createTestApp();
+    try {
+      await syncNamesJob.handle({}, bare.container);
+      assert.equal(await readState(bare.container.db, 'names'), null);
+    } finally {
+      await bare.close();
+    }
   });
 });

@@ -33,23 +33,33 @@ const DOMAIN_FIELDS = `
   registration { registrationDate expiryDate }
 `;
 
+// Values are written into the query as literals rather than variables: endpoints type `id_gt` as
+// ID (The Graph) or String (ENSNode), and a literal fits either where a typed variable does not.
 // `_meta` rides along with every page: The Graph answers a query at one block, so it is the block
 // the page's state is as of.
-const DOMAINS_QUERY = `
-  query SyncDomains($parent: String!, $last: ID!, $first: Int!) {
-    _meta { block { number } }
-    domains(first: $first, orderBy: id, orderDirection: asc, where: { parent: $parent, id_gt: $last }) {
-      ${DOMAIN_FIELDS}
-    }
-  }
-`;
+const str = (value: string) => JSON.stringify(value);
+const int = (value: number) => {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`not a block or page size: ${value}`);
+  return String(value);
+};
 
-function changesQuery(stream: ChangeStream): string {
+function domainsQuery(last: string, first: number): string {
+  return `
+    query SyncDomains {
+      _meta { block { number } }
+      domains(first: ${int(first)}, orderBy: id, orderDirection: asc, where: { parent: ${str(ETH_NODE)}, id_gt: ${str(last)} }) {
+        ${DOMAIN_FIELDS}
+      }
+    }
+  `;
+}
+
+function changesQuery(stream: ChangeStream, since: number, last: string, first: number): string {
   const domain = stream === 'wrappedTransfers' ? `domain { ${DOMAIN_FIELDS} }` : `registration { domain { ${DOMAIN_FIELDS} } }`;
   return `
-    query SyncChanges($since: Int!, $last: ID!, $first: Int!) {
+    query SyncChanges {
       _meta { block { number } }
-      events: ${stream}(first: $first, orderBy: id, orderDirection: asc, where: { blockNumber_gt: $since, id_gt: $last }) {
+      events: ${stream}(first: ${int(first)}, orderBy: id, orderDirection: asc, where: { blockNumber_gt: ${int(since)}, id_gt: ${str(last)} }) {
         id
         ${domain}
       }
@@ -80,7 +90,7 @@ export class EnsSubgraph {
 
   /** One page of .eth second-level domains with ids after `last`, in id order. */
   async domainsPage(last: string, first: number): Promise<Page> {
-    const data = await this.client.query<{ _meta?: unknown; domains?: unknown }>(DOMAINS_QUERY, { parent: ETH_NODE, last, first });
+    const data = await this.client.query<{ _meta?: unknown; domains?: unknown }>(domainsQuery(last, first), {});
     if (!Array.isArray(data.domains)) throw new SubgraphError('subgraph answered without domains', false);
     const domains = data.domains.map(toDomain);
     return { block: metaBlock(data), lastId: domains.at(-1)?.id, count: domains.length, domains };
@@ -88,7 +98,7 @@ export class EnsSubgraph {
 
   /** One page of change events of a stream after block `since`, with the domain each touched. */
   async changesPage(stream: ChangeStream, since: number, last: string, first: number): Promise<Page> {
-    const data = await this.client.query<{ _meta?: unknown; events?: unknown }>(changesQuery(stream), { since, last, first });
+    const data = await this.client.query<{ _meta?: unknown; events?: unknown }>(changesQuery(stream, since, last, first), {});
     if (!Array.isArray(data.events)) throw new SubgraphError(`subgraph answered without ${stream}`, false);
     const domains: SubgraphDomain[] = [];
     let lastId: string | undefined;
