@@ -93,13 +93,14 @@ export class AwardsService {
     const { page, limit, sortBy, sortOrder } = query;
     const state = await readState(this.deps.db);
     const key = `awards:${state?.generation ?? 'none'}:${sortBy}:${sortOrder}:${page}:${limit}`;
-    return cached(this.deps.cache, key, AWARDS_CACHE_SECONDS, async () => {
-      const total = state?.total ?? 0;
+    // On a miss, the total and the rows are read in one snapshot (see LeaderboardService).
+    return cached(this.deps.cache, key, AWARDS_CACHE_SECONDS, () => this.deps.db.transaction().setIsolationLevel('repeatable read').execute(async (db) => {
+      const total = (await readState(db))?.total ?? 0;
       const offset = offsetOf(page, limit);
       const column = SORT_COLUMN[sortBy];
       const rows = offset >= total
         ? []
-        : await this.deps.db
+        : await db
           .selectFrom('awards_leaderboard')
           .select(['address', 'points', 'registration_duration_seconds', 'renewal_duration_seconds', 'total_duration_seconds',
             'total_eth_spend_wei', 'base_cost_eth', 'registration_count', 'renewal_count'])
@@ -113,7 +114,7 @@ export class AwardsService {
         pagination: pageA(page, limit, total),
         meta: { program_start: PROGRAM_START, seconds_per_year: SECONDS_PER_YEAR, sort: { by: sortBy, order: sortOrder } },
       };
-    });
+    }));
   }
 }
 

@@ -92,8 +92,10 @@ export class LeaderboardService {
     const { page, limit, sortBy, sortOrder } = query;
     const state = await readState(this.deps.db);
     const key = `leaderboard:holders:${state?.generation ?? 'none'}:${sortBy}:${sortOrder}:${page}:${limit}:${clubs.join(',')}`;
-    return cached(this.deps.cache, key, HOLDER_CACHE_SECONDS, async () => {
-      const db = this.deps.db;
+    // On a miss, the total and the rows are read in one snapshot, so a refresh that commits in
+    // between cannot pair the rows of one version with the total of another.
+    return cached(this.deps.cache, key, HOLDER_CACHE_SECONDS, () => this.deps.db.transaction().setIsolationLevel('repeatable read').execute(async (db) => {
+      const state = await readState(db);
       const total = clubs.length === 0
         ? state?.total ?? 0
         : clubs.length === 1 && state?.clubTotals
@@ -110,7 +112,7 @@ export class LeaderboardService {
         pagination: pageA(page, limit, total),
         sort: { by: sortBy, order: sortOrder },
       };
-    });
+    }));
   }
 }
 
