@@ -1,0 +1,77 @@
+/**
+ * EXPLAIN ANALYZE of the global-search queries on a big database (not a test; run by hand):
+ *
+ *   npm run seed -- --names 1000000            (into a database of its own)
+ *   npx tsx test/search/explain-search.ts postgres://postgres@127.0.0.1:5432/ensm_big [case filter]
+ *
+ * For each case: the wall time of one page of ids with its capped count (warm), then the
+ * execution time and the top plan nodes of each statement. A case filter prints whole plans.
+ */
+import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
+import pg from 'pg';
+import type { Database } from '../../src/db/schema.js';
+import { searchIds, type Sort } from '../../src/search/query.js';
+import type { SearchFilters } from '../../src/search/filters.js';
+
+const url = process.argv[2];
+if (!url) throw new Error('usage: tsx test/search/explain-search.ts <database url> [case filter]');
+const pool = new pg.Pool({ connectionString: url, max: 4 });
+let captured: LogEvent['query'][] = [];
+const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: (e) => { if (e.level === 'query') captured.push(e.query); } });
+const ctx = { now: new Date(), gracePeriodDays: 90, premiumPeriodDays: 21 };
+const owner = (await pool.query(`SELECT owner_address FROM ens_names WHERE owner_address IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)).rows[0].owner_address;
+const cases: Array<[string, { q?: string; filters?: SearchFilters; sort?: Sort | 'relevance'; page?: number; limit?: number }]> = [
+  ['default (listing_date desc)', { sort: { by: 'listing_date', order: 'desc' } }],
+  ['expiry_date asc', { sort: { by: 'expiry_date', order: 'asc' } }],
+  ['alphabetical asc', { sort: { by: 'alphabetical', order: 'asc' } }],
+  ['alphabetical page 500', { sort: { by: 'alphabetical', order: 'asc' }, page: 500 }],
+  ['character_count asc', { sort: { by: 'character_count', order: 'asc' } }],
+  ['votes desc', { sort: { by: 'votes', order: 'desc' } }],
+  ['price asc', { sort: { by: 'price', order: 'asc' } }],
+  ['price desc', { sort: { by: 'price', order: 'desc' } }],
+  ['price asc, offset 9995', { sort: { by: 'price', order: 'asc' }, page: 2000, limit: 5 }],
+  ['registration_date desc', { sort: { by: 'registration_date', order: 'desc' } }],
+  ['last_sale_price desc', { sort: { by: 'last_sale_price', order: 'desc' } }],
+  ['q=apple relevance', { q: 'apple', sort: 'relevance' }],
+  ['q=coin relevance', { q: 'coin', sort: 'relevance' }],
+  ['q=ab relevance', { q: 'ab', sort: 'relevance' }],
+  ['q=a relevance', { q: 'a', sort: 'relevance' }],
+  ['q=apple sort price', { q: 'apple', sort: { by: 'price', order: 'asc' } }],
+  ['clubs 999 sort price', { filters: { clubs: ['999'] }, sort: { by: 'price', order: 'asc' } }],
+  ['digits only len 4', { filters: { digits: 'only', minLength: 4, maxLength: 4 }, sort: { by: 'listing_date', order: 'desc' } }],
+  ['letters only maxLength 5, price asc', { filters: { letters: 'only', maxLength: 5 }, sort: { by: 'price', order: 'asc' } }],
+  ['contains ab (2 chars)', { filters: { contains: 'ab' }, sort: { by: 'listing_date', order: 'desc' } }],
+  ['contains zq (rare 2 chars, no index)', { filters: { contains: 'zq' }, sort: { by: 'listing_date', order: 'desc' } }],
+  ['contains apple', { filters: { contains: 'apple' }, sort: { by: 'expiry_date', order: 'asc' } }],
+  ['startsWith app', { filters: { startsWith: 'app' }, sort: { by: 'alphabetical', order: 'asc' } }],
+  ['endsWith ing', { filters: { endsWith: 'ing' }, sort: { by: 'listing_date', order: 'desc' } }],
+  ['status grace', { filters: { status: 'grace' }, sort: { by: 'expiry_date', order: 'asc' } }],
+  ['expiringWithinDays 30', { filters: { expiringWithinDays: 30 }, sort: { by: 'expiry_date', order: 'asc' } }],
+  ['owner (largest holder)', { filters: { owner }, sort: { by: 'expiry_date', order: 'asc' } }],
+  ['price 0.1-1 ETH', { filters: { minPrice: 10n ** 17n, maxPrice: 10n ** 18n }, sort: { by: 'price', order: 'asc' } }],
+  ['listed + hasOffer, offer desc', { filters: { listed: true, hasOffer: true }, sort: { by: 'offer', order: 'desc' } }],
+  ['emoji only', { filters: { emoji: 'only' }, sort: { by: 'listing_date', order: 'desc' } }],
+  ['repeatingChars only', { filters: { repeatingChars: 'only' }, sort: { by: 'listing_date', order: 'desc' } }],
+];
+const verbose = process.argv[3];
+for (const [label, c] of cases) {
+  const limit = c.limit ?? 20;
+  const spec = { q: c.q, filters: c.filters ?? {}, sort: c.sort ?? 'relevance', offset: ((c.page ?? 1) - 1) * limit, limit };
+  await searchIds(db, spec, ctx); // warm
+  captured = [];
+  const t0 = performance.now();
+  const r = await searchIds(db, spec, ctx);
+  const ms = performance.now() - t0;
+  const plans: string[] = [];
+  for (const q of captured) {
+    const e = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.sql}`, q.parameters as unknown[]);
+    const lines = e.rows.map((x) => x['QUERY PLAN'] as string);
+    const exec = lines.find((l) => l.startsWith('Execution Time'));
+    const nodes = lines.filter((l) => /Scan|Sort|Limit/.test(l)).slice(0, 3).map((l) => l.trim().replace(/\s+\(cost.*?\)/, '').slice(0, 80));
+    plans.push(`${exec} | ${nodes.join(' ; ')}`);
+    if (verbose && label.includes(verbose)) console.log(lines.join('\n'));
+  }
+  console.log(`${label.padEnd(40)} ${ms.toFixed(1).padStart(7)} ms  ids=${r.ids.length} total=${r.total}${r.capped ? '+' : ''}`);
+  for (const p of plans) console.log('      ', p);
+}
+await db.destroy();
