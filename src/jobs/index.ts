@@ -7,6 +7,7 @@ import { awardsRefreshJob } from './handlers/leaderboard-awards.job.js';
 import { orderExpiryJob } from './handlers/order-expiry.job.js';
 import { orderValidationJob } from './handlers/order-validation.job.js';
 import { syncEventsJob, syncNamesJob, syncPricesJob } from './handlers/sync.job.js';
+import { searchPurgeJob } from './handlers/search-purge.job.js';
 
 /** Every job of the service, one line each. Start-up creates a queue and a worker per entry. */
 export const jobDefinitions: readonly AnyJobDefinition[] = [
@@ -20,4 +21,5 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   syncNamesJob,
   syncEventsJob,
   syncPricesJob,
+  searchPurgeJob,
 ];
