@@ -1,8 +1,5 @@
 import { existsSync } from 'node:fs';
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createContainer } from './container.js';
-import { seedIfEmpty } from './seed/seed-if-empty.js';
 
 /** Process entry: config → container → app → listen; drains and stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -18,6 +15,12 @@ async function main(): Promise<void> {
     throw e;
   }
 
+  // The heavy modules load only once the configuration is known to be good: a wrong setting fails fast.
+  const [{ buildApp }, { createContainer }, { seedIfEmpty }] = await Promise.all([
+    import('./app.js'),
+    import('./container.js'),
+    import('./seed/seed-if-empty.js'),
+  ]);
   const container = await createContainer(config);
   const { logger } = container;
   if (config.seedOnEmpty) await seedIfEmpty(container);
