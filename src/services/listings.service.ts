@@ -190,7 +190,8 @@ export class ListingService {
     if (ref.seller_address !== user.address.toLowerCase()) throw new AppError('FORBIDDEN', 'Only the seller can cancel this listing');
     await this.deps.db.transaction().execute(async (trx) => {
       await lockName(trx, ref.ens_name_id);
-      const row = await trx.selectFrom('listings').select(['status', 'expires_at']).where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+      const row = await trx.selectFrom('listings').select(['status', 'expires_at']).where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!row) throw new AppError('LISTING_NOT_FOUND', `Listing ${id} not found`);
       if (row.status === 'cancelled') return;
       const pastEnd = row.expires_at !== null && row.expires_at.getTime() <= Date.now();
       if (row.status === 'sold' || row.status === 'expired' || pastEnd) {

@@ -180,8 +180,8 @@ export class OfferService {
     try {
       await this.deps.db.transaction().execute(async (trx) => {
         const name = await lockName(trx, ref.ens_name_id);
-        const offer = await trx.selectFrom('offers').select(['id', 'buyer_address', 'offer_amount_wei', 'currency_address', 'status', 'expires_at']).where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
-        if (!name) throw new AppError('OFFER_NOT_FOUND', `Offer ${id} not found`);
+        const offer = await trx.selectFrom('offers').select(['id', 'buyer_address', 'offer_amount_wei', 'currency_address', 'status', 'expires_at']).where('id', '=', id).forUpdate().executeTakeFirst();
+        if (!name || !offer) throw new AppError('OFFER_NOT_FOUND', `Offer ${id} not found`);
         const isBuyer = caller === offer.buyer_address;
         const isOwner = name.owner_address !== null && caller === name.owner_address;
         if (body.status === 'rejected' && !isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can reject (withdraw) an offer');

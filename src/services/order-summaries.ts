@@ -1,0 +1,120 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/client.js';
+
+/**
+ * The name-level summaries of the marketplace (`ens_names.highest_offer_*` and `listing_*`) and the
+ * name row lock that serialises every change to a name's orders. Part of the order state module
+ * (re-exported by order-state.ts).
+ */
+
+export const notExpired = sql<boolean>`(expires_at IS NULL OR expires_at > now())`;
+
+export interface LockedName {
+  id: number;
+  name: string;
+  owner_address: string | null;
+}
+
+/** Locks one name row (FOR NO KEY UPDATE) and returns it; undefined when it does not exist. */
+export async function lockName(trx: Executor, ensNameId: number): Promise<LockedName | undefined> {
+  return trx.selectFrom('ens_names').select(['id', 'name', 'owner_address']).where('id', '=', ensNameId).forNoKeyUpdate().executeTakeFirst();
+}
+
+/** Locks several name rows in id order (the order every multi-name writer uses). */
+export async function lockNames(trx: Executor, ensNameIds: Iterable<number>): Promise<Map<number, LockedName>> {
+  const ids = [...new Set(ensNameIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return new Map();
+  const rows = await trx.selectFrom('ens_names').select(['id', 'name', 'owner_address']).where('id', 'in', ids).orderBy('id').forNoKeyUpdate().execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * Sets the name's highest offer (amount, currency, offer id) from its pending offers that have not
+ * passed their end time; clears it when there is none. Locks the name row first, so concurrent
+ * recalculations of one name serialise and the last one sees every committed change. Amounts are
+ * compared as numbers (numeric), ties go to the earliest offer.
+ */
+export async function recalculateHighestOffer(trx: Executor, ensNameId: number): Promise<void> {
+  if (!(await lockName(trx, ensNameId))) return;
+  const best = await trx
+    .selectFrom('offers')
+    .select(['id', 'offer_amount_wei', 'currency_address'])
+    .where('ens_name_id', '=', ensNameId)
+    .where('status', '=', 'pending')
+    .where(notExpired)
+    .orderBy('offer_amount_wei', 'desc')
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  await trx
+    .updateTable('ens_names')
+    .set({ highest_offer_wei: best?.offer_amount_wei ?? null, highest_offer_currency: best?.currency_address ?? null, highest_offer_id: best?.id ?? null, updated_at: sql`now()` })
+    .where('id', '=', ensNameId)
+    .where(sql<boolean>`(highest_offer_id, highest_offer_wei, highest_offer_currency) IS DISTINCT FROM (${best?.id ?? null}::bigint, ${best?.offer_amount_wei ?? null}::numeric, ${best?.currency_address ?? null}::text)`)
+    .execute();
+}
+
+/**
+ * Sets `listing_price_wei`, `listing_currency` and `listing_created_at` of the name from its newest
+ * active listing that has not passed its end time; clears them when there is none.
+ */
+export async function refreshListingSummary(trx: Executor, ensNameId: number): Promise<void> {
+  if (!(await lockName(trx, ensNameId))) return;
+  const current = await trx
+    .selectFrom('listings')
+    .select(['price_wei', 'currency_address', 'created_at'])
+    .where('ens_name_id', '=', ensNameId)
+    .where('status', '=', 'active')
+    .where(notExpired)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  await trx
+    .updateTable('ens_names')
+    .set({ listing_price_wei: current?.price_wei ?? null, listing_currency: current?.currency_address ?? null, listing_created_at: current?.created_at ?? null, updated_at: sql`now()` })
+    .where('id', '=', ensNameId)
+    .where(sql<boolean>`(listing_price_wei, listing_currency, listing_created_at) IS DISTINCT FROM (${current?.price_wei ?? null}::numeric, ${current?.currency_address ?? null}::text, ${current?.created_at ?? null}::timestamptz)`)
+    .execute();
+}
+
+/**
+ * Set-based rebuild of every name's `highest_offer_*` and `listing_*` columns (seed and bulk
+ * loaders, after writing orders directly). Same rules as recalculateHighestOffer and
+ * refreshListingSummary.
+ */
+export async function refreshAllMarketSummaries(db: Executor): Promise<void> {
+  await sql`
+    WITH best AS (
+      SELECT DISTINCT ON (ens_name_id) ens_name_id, id, offer_amount_wei, currency_address
+      FROM offers WHERE status = 'pending' AND (expires_at IS NULL OR expires_at > now())
+      ORDER BY ens_name_id, offer_amount_wei DESC, created_at ASC, id ASC
+    )
+    UPDATE ens_names n SET highest_offer_wei = b.offer_amount_wei, highest_offer_currency = b.currency_address, highest_offer_id = b.id
+    FROM best b
+    WHERE n.id = b.ens_name_id
+      AND (n.highest_offer_id, n.highest_offer_wei, n.highest_offer_currency) IS DISTINCT FROM (b.id, b.offer_amount_wei::numeric, b.currency_address::text)
+  `.execute(db);
+  await sql`
+    UPDATE ens_names n SET highest_offer_wei = NULL, highest_offer_currency = NULL, highest_offer_id = NULL
+    WHERE n.highest_offer_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM offers o WHERE o.ens_name_id = n.id AND o.status = 'pending' AND (o.expires_at IS NULL OR o.expires_at > now()))
+  `.execute(db);
+  await sql`
+    WITH cur AS (
+      SELECT DISTINCT ON (ens_name_id) ens_name_id, price_wei, currency_address, created_at
+      FROM listings WHERE status = 'active' AND (expires_at IS NULL OR expires_at > now())
+      ORDER BY ens_name_id, created_at DESC, id DESC
+    )
+    UPDATE ens_names n SET listing_price_wei = c.price_wei, listing_currency = c.currency_address, listing_created_at = c.created_at
+    FROM cur c
+    WHERE n.id = c.ens_name_id
+      AND (n.listing_price_wei, n.listing_currency, n.listing_created_at) IS DISTINCT FROM (c.price_wei::numeric, c.currency_address::text, c.created_at)
+  `.execute(db);
+  await sql`
+    UPDATE ens_names n SET listing_price_wei = NULL, listing_currency = NULL, listing_created_at = NULL
+    WHERE n.listing_created_at IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now()))
+  `.execute(db);
+}
