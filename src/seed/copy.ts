@@ -7,12 +7,13 @@ import { createAll, dropAll, rebuildable, type SchemaItem } from './bulk.js';
 export type CopyValue = string | number | boolean | null | undefined;
 
 const SPECIAL = /[\\\t\n\r]/g;
+const HAS_SPECIAL = /[\\\t\n\r]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /** One value in COPY text format: \N for null, backslash escapes for the separators. */
 function field(v: CopyValue): string {
   if (v === null || v === undefined) return '\\N';
-  if (typeof v === 'string') return v.replace(SPECIAL, (c) => ESCAPES[c]);
+  if (typeof v === 'string') return HAS_SPECIAL.test(v) ? v.replace(SPECIAL, (c) => ESCAPES[c]) : v;
   return String(v);
 }
 

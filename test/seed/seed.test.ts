@@ -6,6 +6,7 @@ import { parseEthName } from '../../src/lib/ens.js';
 import { orderHash, orderTypedData, type OrderComponents } from '../../src/lib/seaport.js';
 import { DAY, HOUR } from '../../src/lib/time.js';
 import { park } from '../../src/seed/bulk.js';
+import { CopyWriter, textArray } from '../../src/seed/copy.js';
 import { healInterruptedSeed, seedDemoData, seedOptionsFrom, startOfUtcDay } from '../../src/seed/seed.js';
 import { addressOf } from '../helpers/accounts.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
@@ -213,6 +214,18 @@ describe('demo data seed', () => {
     const [{ id }] = await q(`INSERT INTO users (address) VALUES ('0x000000000000000000000000000000000000dead') RETURNING id`);
     assert.equal(id, counts.users + 1);
     await sql`DELETE FROM users WHERE id = ${id}`.execute(ctx.container.db);
+  });
+
+  it('loads awkward text through COPY unchanged', async () => {
+    await q(`CREATE TABLE copy_check (id int PRIMARY KEY, t text, a text[], j jsonb)`);
+    const awkward = 'tab\there, new\nline, back\\slash, cr\r, quote " and \\N, emoji 🔥';
+    const w = await CopyWriter.open(ctx.container.pool, 'copy_check', ['id', 't', 'a', 'j']);
+    await w.add([1, awkward, textArray(['a,b', 'c"d', 'e\\f', '{}']), JSON.stringify({ s: awkward })]);
+    await w.add([2, null, textArray([]), null]);
+    assert.equal(await w.end(), 2);
+    const rows = await q(`SELECT id, t, a, j FROM copy_check ORDER BY id`);
+    assert.deepEqual(rows, [{ id: 1, t: awkward, a: ['a,b', 'c"d', 'e\\f', '{}'], j: { s: awkward } }, { id: 2, t: null, a: [], j: null }]);
+    await q(`DROP TABLE copy_check`);
   });
 
   // Last: it empties the seeded tables.
