@@ -5,7 +5,8 @@ import { decodeFunctionData, encodeFunctionResult, erc1155Abi, erc20Abi, erc721A
 /**
  * A tiny Ethereum JSON-RPC server for tests, on 127.0.0.1: eth_chainId, eth_blockNumber and
  * eth_call answered from in-memory token state (ERC-20 balances and allowances, ERC-721 owners and
- * approvals, ERC-1155 balances), ABI-encoded with viem. Calls nobody set up revert.
+ * approvals, ERC-1155 balances), ABI-encoded with viem. Calls nobody set up revert. A call without
+ * `to` is viem's deployless signature check (EIP-1271/6492): `acceptContractSignatures` answers it.
  */
 export class FakeChain {
   /** `${token}:${owner}` → balance (ERC-20) */
@@ -18,6 +19,8 @@ export class FakeChain {
   readonly operators = new Map<string, boolean>();
   /** `${token}:${owner}:${id}` → ERC-1155 balance */
   readonly balances1155 = new Map<string, bigint>();
+  /** What a contract wallet answers to a signature check (a deployless eth_call without `to`). */
+  acceptContractSignatures = true;
   calls = 0;
   private server?: Server;
   url = '';
@@ -63,7 +66,8 @@ export class FakeChain {
           if (m.method === 'eth_chainId') return { jsonrpc: '2.0', id: m.id, result: `0x${this.chainId.toString(16)}` };
           if (m.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: m.id, result: '0x10' };
           if (m.method === 'eth_call') {
-            const call = m.params[0] as { to: string; data: Hex };
+            const call = m.params[0] as { to?: string; data: Hex };
+            if (!call.to) return { jsonrpc: '2.0', id: m.id, result: `0x${'0'.repeat(63)}${this.acceptContractSignatures ? 1 : 0}` };
             const out = this.answer(call.to.toLowerCase(), call.data);
             return out.revert ? { jsonrpc: '2.0', id: m.id, error: { code: 3, message: 'execution reverted', data: '0x' } } : { jsonrpc: '2.0', id: m.id, result: out.result };
           }

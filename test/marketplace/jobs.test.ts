@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
 import { addressOf } from '../helpers/accounts.js';
 import { createName } from '../helpers/factories.js';
-import { CONTRACTS, ONE_ETH, SEAPORT, WETH, insertListing, insertOffer } from '../helpers/marketplace.js';
+import { createSiweMessage } from 'viem/siwe';
+import { account } from '../helpers/accounts.js';
+import { CONTRACTS, ETH, ONE_ETH, SEAPORT, WETH, insertListing, insertOffer } from '../helpers/marketplace.js';
+import { buildListingOrder, orderTypedData } from '../../src/lib/seaport.js';
 import { FakeChain } from './fake-chain.js';
 import { parseEthName } from '../../src/lib/ens.js';
 import { orderExpiryJob } from '../../src/jobs/handlers/order-expiry.job.js';
@@ -180,6 +183,27 @@ describe('funds and ownership re-check against a JSON-RPC server', () => {
     chain.operators.set(`${registrar}:${addressOf(0)}:${SEAPORT.seaportAddress}`, false);
     await recheckOrders(t.container, { listingIds: [listing.id] });
     assert.deepEqual(await read(), { status: 'unfunded', unfunded_reason: 'not_approved' });
+  });
+
+  it('a contract wallet (EIP-1271) lists with a signature its contract accepts', async () => {
+    const wallet = '0x1111111111111111111111111111111111111111';
+    await createName(t.container.db, 'walletname.eth', { owner: wallet });
+    chain.acceptContractSignatures = true;
+    const nonce = body(await t.app.inject({ method: 'GET', url: `/api/v1/auth/nonce?address=${wallet}` })).data.nonce;
+    const message = createSiweMessage({ address: wallet, chainId: 1, domain: 'localhost', nonce, uri: 'http://localhost', version: '1' });
+    const session = await t.app.inject({ method: 'POST', url: '/api/v1/auth/verify', headers: { host: 'localhost' }, payload: { message, signature: await account(3).signMessage({ message }) } });
+    assert.equal(session.statusCode, 200, show(session));
+    const headers = { authorization: `Bearer ${body(session).data.accessToken}` };
+    const now = Math.floor(Date.now() / 1000);
+    const order = buildListingOrder({ seller: wallet, token: { wrapped: false, tokenId: parseEthName('walletname.eth').tokenId }, priceWei: ONE_ETH, currency: ETH, contracts: CONTRACTS, startTime: now - 60, endTime: now + 86_400, salt: '12345' });
+    const signature = await account(3).signTypedData(orderTypedData(order, SEAPORT)); // an owner key of the wallet
+    chain.acceptContractSignatures = false;
+    const refused = await t.app.inject({ method: 'POST', url: '/api/v1/listings', headers, payload: { orderData: { parameters: order, signature } } });
+    assert.equal(body(refused).error?.code, 'INVALID_SIGNATURE', show(refused));
+    chain.acceptContractSignatures = true;
+    const ok = await t.app.inject({ method: 'POST', url: '/api/v1/listings', headers, payload: { orderData: { parameters: order, signature } } });
+    assert.equal(ok.statusCode, 201, show(ok));
+    assert.equal(body(ok).data.seller_address, wallet);
   });
 
   it('a failed chain read leaves the order as it was', async () => {
