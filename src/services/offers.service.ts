@@ -9,7 +9,7 @@ import { iso } from '../lib/time.js';
 import type { CreateOfferBody, Offer, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../routes/v1/offers/offers.schemas.js';
 import { notify, type NewNotification } from './notifier.js';
 import { isUniqueViolation, pagedTotal, resolveName } from './listings.service.js';
-import { lockName, offerAcceptedNotice, offerRejectedNotice, recalculateHighestOffer, UnfundedReason } from './order-state.js';
+import { amountText, lockName, offerAcceptedNotice, offerRejectedNotice, recalculateHighestOffer, UnfundedReason } from './order-state.js';
 import { checkClaims, checkTokenKind, findNameByToken, offerTerms, parseSignedOrder, verifyOrderSignature, type ParsedOrder } from './order-validation.js';
 import type { AuthUser } from './tokens.js';
 import '../jobs/handlers/order-validation.job.js';
@@ -131,7 +131,7 @@ export class OfferService {
             type: 'offer_received',
             ensNameId: name.id,
             title: `New offer on ${name.name}`,
-            message: `${buyer} offered ${terms.amountWei.toString()} (wei of ${terms.currency}) for ${name.name}.`,
+            message: `${buyer} offered ${amountText(terms.amountWei, terms.currency)} for ${name.name}.`,
             metadata: { offerId, amountWei: terms.amountWei.toString(), currency: terms.currency, buyer },
           });
         }
@@ -232,7 +232,7 @@ export class OfferService {
             type: 'offer_updated',
             ensNameId: name.id,
             title: `Offer on ${name.name} changed`,
-            message: `The offer on ${name.name} is now ${newAmount} (wei of ${offer.currency_address}).`,
+            message: `The offer on ${name.name} is now ${amountText(newAmount!, offer.currency_address)}.`,
             metadata: { offerId: id, amountWei: newAmount, previousAmountWei: offer.offer_amount_wei, currency: offer.currency_address, by: caller },
           });
         }

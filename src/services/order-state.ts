@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/client.js';
 import { notify, type NewNotification } from './notifier.js';
-import { lockName, notExpired, recalculateHighestOffer, refreshListingSummary, type LockedName } from './order-summaries.js';
+import { amountText, lockName, notExpired, recalculateHighestOffer, refreshListingSummary, type LockedName } from './order-summaries.js';
 import '../db/repositories/listings.repository.js';
 
 export * from './order-summaries.js';
@@ -229,7 +229,7 @@ export async function markListingSold(trx: Executor, listingId: number, sale: Sa
     type: 'listing_sold',
     ensNameId: name.id,
     title: `${name.name} sold`,
-    message: `Your listing of ${name.name} was bought by ${sale.buyer.toLowerCase()}.`,
+    message: `Your listing of ${name.name} was bought by ${sale.buyer.toLowerCase()} for ${amountText(priceWei, currency)}.`,
     metadata: { listingId, priceWei, currency, buyer: sale.buyer.toLowerCase(), txHash: sale.txHash ?? null },
   });
   return true;
@@ -242,7 +242,7 @@ export function offerAcceptedNotice(offer: { id: number; buyer_address: string; 
     type: 'offer_accepted',
     ensNameId: name.id,
     title: `Offer on ${name.name} accepted`,
-    message: `Your offer on ${name.name} was accepted.`,
+    message: `Your offer of ${amountText(offer.offer_amount_wei, offer.currency_address)} on ${name.name} was accepted.`,
     metadata: { offerId: offer.id, amountWei: offer.offer_amount_wei, currency: offer.currency_address },
   };
 }
@@ -254,7 +254,7 @@ export function offerRejectedNotice(offer: { id: number; buyer_address: string; 
     type: 'offer_rejected',
     ensNameId: name.id,
     title: `Offer on ${name.name} rejected`,
-    message: `Your offer on ${name.name} was rejected or cancelled.`,
+    message: `Your offer of ${amountText(offer.offer_amount_wei, offer.currency_address)} on ${name.name} was withdrawn.`,
     metadata: { offerId: offer.id, amountWei: offer.offer_amount_wei, currency: offer.currency_address },
   };
 }

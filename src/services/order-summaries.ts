@@ -1,5 +1,8 @@
 import { sql } from 'kysely';
+import { formatUnits } from 'viem';
+import { MAINNET } from '../config.js';
 import type { Executor } from '../db/client.js';
+import { ZERO_ADDRESS } from '../lib/address.js';
 
 /**
  * The name-level summaries of the marketplace (`ens_names.highest_offer_*` and `listing_*`) and the
@@ -117,4 +120,16 @@ export async function refreshAllMarketSummaries(db: Executor): Promise<void> {
     WHERE n.listing_created_at IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now()))
   `.execute(db);
+}
+
+const KNOWN_CURRENCIES: Record<string, { symbol: string; decimals: number }> = {
+  [ZERO_ADDRESS]: { symbol: 'ETH', decimals: 18 },
+  [MAINNET.weth]: { symbol: 'WETH', decimals: 18 },
+  [MAINNET.usdc]: { symbol: 'USDC', decimals: 6 },
+};
+
+/** An amount for people to read in a notification: `1.5 WETH`, or wei and the token address. */
+export function amountText(wei: string | bigint, currency: string): string {
+  const known = KNOWN_CURRENCIES[currency.toLowerCase()];
+  return known ? `${formatUnits(BigInt(wei), known.decimals)} ${known.symbol}` : `${BigInt(wei).toString()} wei of ${currency.toLowerCase()}`;
 }
