@@ -1,5 +1,6 @@
 import type { Hex } from 'viem';
 import { buildListingOrder, buildOfferOrder, type Contracts, type Fee } from '../lib/seaport.js';
+import { amountText } from '../services/order-summaries.js';
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
 import { ethToUsdc, ethToWei } from './chain.js';
 import type { CopyWriter } from './copy.js';
@@ -99,21 +100,28 @@ export class MarketGenerator {
     return { id, hash, amount };
   }
 
-  private async notify(recipient: string, type: Kind, name: DemoName, at: number, metadata: Record<string, unknown>) {
+  /**
+   * A notification to a demo account, worded and shaped like the ones the marketplace writes
+   * (src/services/order-state.ts, order-endings.ts, offers.service.ts), for events of the last weeks.
+   */
+  private async notify(recipient: string, type: Kind, name: DemoName, at: number, o: { id: number; amount: bigint; currency: string; other: string; txHash?: string }) {
     if (!this.demoSet.has(recipient) || at < this.now - NOTIFY_WINDOW || at > this.now) return;
     const n = `${name.label}.eth`;
-    const text: Record<Kind, [string, string]> = {
-      listing_sold: ['Your listing sold', `${n} was sold.`],
-      listing_expired: ['Your listing expired', `Your listing of ${n} expired.`],
-      offer_received: ['New offer', `You received an offer on ${n}.`],
-      offer_accepted: ['Offer accepted', `Your offer on ${n} was accepted.`],
-      offer_rejected: ['Offer rejected', `Your offer on ${n} was rejected.`],
-      offer_expired: ['Offer expired', `Your offer on ${n} expired.`],
+    const amount = amountText(o.amount, o.currency);
+    const offer = { offerId: o.id, amountWei: o.amount.toString(), currency: o.currency };
+    const listing = { listingId: o.id, priceWei: o.amount.toString(), currency: o.currency };
+    const texts: Record<Kind, [string, string, Record<string, unknown>]> = {
+      listing_sold: [`${n} sold`, `Your listing of ${n} was bought by ${o.other} for ${amount}.`, { ...listing, buyer: o.other, txHash: o.txHash ?? null }],
+      listing_expired: [`Listing of ${n} expired`, `Your listing of ${n} reached its end time and is no longer for sale.`, listing],
+      offer_received: [`New offer on ${n}`, `${o.other} offered ${amount} for ${n}.`, { ...offer, buyer: o.other }],
+      offer_accepted: [`Offer on ${n} accepted`, `Your offer of ${amount} on ${n} was accepted.`, offer],
+      offer_rejected: [`Offer on ${n} rejected`, `Your offer of ${amount} on ${n} was withdrawn.`, offer],
+      offer_expired: [`Offer on ${n} expired`, `Your offer on ${n} reached its end time.`, offer],
     };
+    const [title, message, metadata] = texts[type];
     const read = at < this.now - 3 * DAY ? this.rng.chance(0.75) : this.rng.chance(0.2);
     const readAt = read ? Math.min(this.now, at + this.rng.between(10 * MINUTE, 2 * DAY)) : null;
-    await this.w.notifications.add([++this.ids.notification, recipient, type, name.id, text[type][0], text[type][1],
-      JSON.stringify({ ensName: n, ...metadata }), iso(at), null, readAt === null ? null : iso(readAt)]);
+    await this.w.notifications.add([++this.ids.notification, recipient, type, name.id, title, message, JSON.stringify(metadata), iso(at), null, readAt === null ? null : iso(readAt)]);
   }
 
   private async sale(name: DemoName, s: DemoSale): Promise<void> {
@@ -131,11 +139,12 @@ export class MarketGenerator {
       [offerId, hash] = [o.id, o.hash];
     }
     const id = ++this.ids.sale;
-    await this.w.sales.add([id, name.id, s.seller, s.buyer, price.toString(), this.currencies[s.currency], hash, listingId, offerId,
-      fakeHash(`ens-market demo sale ${id}`), this.rng.int(0, 300), s.via === 'external' ? 'opensea' : 'grails', iso(s.at)]);
-    const meta = { saleId: id, priceWei: price.toString(), currencyAddress: this.currencies[s.currency], buyerAddress: s.buyer, sellerAddress: s.seller };
-    if (listingId !== null) await this.notify(s.seller, 'listing_sold', name, s.at, { listingId, ...meta });
-    if (offerId !== null) await this.notify(s.buyer, 'offer_accepted', name, s.at, { offerId, ...meta });
+    const txHash = fakeHash(`ens-market demo sale ${id}`);
+    const currency = this.currencies[s.currency];
+    await this.w.sales.add([id, name.id, s.seller, s.buyer, price.toString(), currency, hash, listingId, offerId,
+      txHash, this.rng.int(0, 300), s.via === 'external' ? 'opensea' : 'grails', iso(s.at)]);
+    if (listingId !== null) await this.notify(s.seller, 'listing_sold', name, s.at, { id: listingId, amount: price, currency, other: s.buyer, txHash });
+    if (offerId !== null) await this.notify(s.buyer, 'offer_accepted', name, s.at, { id: offerId, amount: price, currency, other: s.seller });
   }
 
   private count(map: Map<string, number>, key: string): number {
@@ -178,7 +187,7 @@ export class MarketGenerator {
       if (status === 'expired') {
         const end = created + this.rng.between(HOUR, Math.min(90 * DAY, now - HOUR - created));
         const l = await this.listing(name, owner, 'expired', eth, 'eth', created, end, { updated: end });
-        await this.notify(owner, 'listing_expired', name, end, { listingId: l.id, priceWei: l.price.toString(), currencyAddress: this.currencies.eth });
+        await this.notify(owner, 'listing_expired', name, end, { id: l.id, amount: l.price, currency: this.currencies.eth, other: owner });
       } else if (status === 'cancelled') {
         await this.listing(name, owner, 'cancelled', eth, 'eth', created, created + this.rng.between(30 * DAY, 90 * DAY), { updated: Math.min(now, created + this.rng.between(HOUR, 10 * DAY)) });
       } else {
@@ -217,7 +226,7 @@ export class MarketGenerator {
       if (created >= now) created = now - MINUTE;
       if (end <= created) end = created + HOUR;
       const o = await this.offer(name, buyer, status, eth, currency, created, end, { updated, unfundedAt });
-      const meta = { offerId: o.id, offerAmountWei: o.amount.toString(), currencyAddress: this.currencies[currency], buyerAddress: buyer };
+      const meta = { id: o.id, amount: o.amount, currency: this.currencies[currency], other: buyer };
       await this.notify(owner, 'offer_received', name, created, meta);
       if (status === 'rejected' && updated !== undefined) await this.notify(buyer, 'offer_rejected', name, updated, meta);
       if (status === 'expired') await this.notify(buyer, 'offer_expired', name, end, meta);
