@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { MAINNET, type Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { builtInClubsOf } from '../lib/clubs.js';
-import { DAY } from '../lib/time.js';
+import { DAY, HOUR } from '../lib/time.js';
 import { blockAt, ethUsdOnDay, PERMANENT_REGISTRAR, PRICES_FROM, registrationCostWei } from './chain.js';
 import { writeUsers, writeVotes } from './community.js';
 import { park, restoreParked } from './bulk.js';
@@ -21,7 +21,7 @@ export interface SeedOptions {
   names?: number;
   /** The pool of `db`: rows are loaded with COPY on connections of their own. */
   pool: pg.Pool;
-  /** The data set's "now" (default: the start of the current UTC day, so a day's runs agree). */
+  /** The data set's "now" (default: the start of the current UTC hour, so an hour's runs agree). */
   now?: Date;
   /** Our referral code (bytes32), config `referrerCode`; a share of recent events carry it. */
   referrerCode: string;
@@ -77,6 +77,11 @@ export function startOfUtcDay(at = new Date()): Date {
   return new Date(Math.floor(at.getTime() / DAY) * DAY);
 }
 
+/** The default "now": recent enough that the last-24-hours figures (trending) are alive, stable within the hour. */
+export function startOfUtcHour(at = new Date()): Date {
+  return new Date(Math.floor(at.getTime() / HOUR) * HOUR);
+}
+
 /**
  * (Re)creates the deterministic demo data set: the same options give the same rows. Every row is
  * generated in memory from seeded random streams and loaded with COPY, several tables at once;
@@ -94,7 +99,7 @@ export async function seedDemoData(db: Db, options: SeedOptions): Promise<Record
 
 async function seed(db: Db, options: SeedOptions): Promise<Record<string, number>> {
   const started = Date.now();
-  const now = (options.now ?? startOfUtcDay()).getTime();
+  const now = (options.now ?? startOfUtcHour()).getTime();
   const names = options.names ?? 10_000;
   const counts: Record<string, number> = {};
   const pool = options.pool;
