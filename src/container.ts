@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
 import { createDb, createPool, migrateToLatest, type Db } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { syncCurrencies } from './db/repositories/currencies.repository.js';
 import { MemoryCache, RedisCache, type Cache } from './infra/cache.js';
 import { jobDefinitions } from './jobs/index.js';
 import { JobQueue } from './jobs/queue.js';
@@ -67,6 +68,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    await syncCurrencies(db, config);
     if (redis) await redis.connect();
     await boss.start();
     await createQueues(boss, jobDefinitions);

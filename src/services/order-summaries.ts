@@ -34,8 +34,9 @@ export async function lockNames(trx: Executor, ensNameIds: Iterable<number>): Pr
 /**
  * Sets the name's highest offer (amount, currency, offer id) from its pending offers that have not
  * passed their end time; clears it when there is none. Locks the name row first, so concurrent
- * recalculations of one name serialise and the last one sees every committed change. Amounts are
- * compared as numbers (numeric), ties go to the earliest offer.
+ * recalculations of one name serialise and the last one sees every committed change. Offers rank by
+ * value in ETH (`eth_value_wei`, migration 0007: WETH 1:1, USDC at the latest ETH/USD price), then
+ * by amount; ties go to the earliest offer. The stored amount stays in the offer's own currency.
  */
 export async function recalculateHighestOffer(trx: Executor, ensNameId: number): Promise<void> {
   if (!(await lockName(trx, ensNameId))) return;
@@ -45,6 +46,7 @@ export async function recalculateHighestOffer(trx: Executor, ensNameId: number):
     .where('ens_name_id', '=', ensNameId)
     .where('status', '=', 'pending')
     .where(notExpired)
+    .orderBy(sql`eth_value_wei(offer_amount_wei, currency_address) DESC NULLS LAST`)
     .orderBy('offer_amount_wei', 'desc')
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
@@ -61,12 +63,14 @@ export async function recalculateHighestOffer(trx: Executor, ensNameId: number):
 /**
  * Sets `listing_price_wei`, `listing_currency` and `listing_created_at` of the name from its newest
  * active listing that has not passed its end time; clears them when there is none.
+ * `listing_price_wei` is the price's value in ETH wei (search filters and sorts compare listings in
+ * different currencies by it); the listing itself keeps its own price and currency.
  */
 export async function refreshListingSummary(trx: Executor, ensNameId: number): Promise<void> {
   if (!(await lockName(trx, ensNameId))) return;
   const current = await trx
     .selectFrom('listings')
-    .select(['price_wei', 'currency_address', 'created_at'])
+    .select([sql<string>`COALESCE(eth_value_wei(price_wei, currency_address), price_wei)`.as('price_wei'), 'currency_address', 'created_at'])
     .where('ens_name_id', '=', ensNameId)
     .where('status', '=', 'active')
     .where(notExpired)
@@ -92,7 +96,7 @@ export async function refreshAllMarketSummaries(db: Executor): Promise<void> {
     WITH best AS (
       SELECT DISTINCT ON (ens_name_id) ens_name_id, id, offer_amount_wei, currency_address
       FROM offers WHERE status = 'pending' AND (expires_at IS NULL OR expires_at > now())
-      ORDER BY ens_name_id, offer_amount_wei DESC, created_at ASC, id ASC
+      ORDER BY ens_name_id, eth_value_wei(offer_amount_wei, currency_address) DESC NULLS LAST, offer_amount_wei DESC, created_at ASC, id ASC
     )
     UPDATE ens_names n SET highest_offer_wei = b.offer_amount_wei, highest_offer_currency = b.currency_address, highest_offer_id = b.id
     FROM best b
@@ -106,7 +110,7 @@ export async function refreshAllMarketSummaries(db: Executor): Promise<void> {
   `.execute(db);
   await sql`
     WITH cur AS (
-      SELECT DISTINCT ON (ens_name_id) ens_name_id, price_wei, currency_address, created_at
+      SELECT DISTINCT ON (ens_name_id) ens_name_id, COALESCE(eth_value_wei(price_wei, currency_address), price_wei) AS price_wei, currency_address, created_at
       FROM listings WHERE status = 'active' AND (expires_at IS NULL OR expires_at > now())
       ORDER BY ens_name_id, created_at DESC, id DESC
     )

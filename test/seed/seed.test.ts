@@ -142,8 +142,9 @@ describe('demo data seed', () => {
       WHERE n.highest_offer_wei IS DISTINCT FROM o.amount
         OR (n.highest_offer_id IS NOT NULL AND (h.ens_name_id <> n.id OR h.status <> 'pending' OR h.offer_amount_wei <> o.amount OR h.currency_address <> n.highest_offer_currency))`);
     assert.deepEqual(offers, []);
+    // listing_price_wei is the price's value in ETH (USDC at the latest ETH/USD price), see migration 0007.
     const listings = await q(`SELECT n.id FROM ens_names n LEFT JOIN LATERAL (
-        SELECT min(price_wei) AS price, max(created_at) AS created FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND l.expires_at > now()) l ON true
+        SELECT min(COALESCE(eth_value_wei(price_wei, currency_address), price_wei)) AS price, max(created_at) AS created FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND l.expires_at > now()) l ON true
       WHERE n.listing_price_wei IS DISTINCT FROM l.price OR n.listing_created_at IS DISTINCT FROM l.created`);
     assert.deepEqual(listings, []);
     const votes = await q(`SELECT n.id FROM ens_names n LEFT JOIN (

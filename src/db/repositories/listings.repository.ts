@@ -66,7 +66,8 @@ function statusParts(status: ListingStatus): RawBuilder<SqlBool>[] {
       return [sql<SqlBool>`(l.status = ${status} AND (l.expires_at IS NULL OR l.expires_at > now()))`];
     case 'expired':
       return [sql<SqlBool>`l.status = 'expired'`, sql<SqlBool>`(l.status = 'active' AND l.expires_at <= now())`, sql<SqlBool>`(l.status = 'unfunded' AND l.expires_at <= now())`];
-    default:
+    case 'sold':
+    case 'cancelled':
       return [sql<SqlBool>`l.status = ${status}`];
   }
 }

@@ -49,7 +49,8 @@ function statusParts(status: OfferStatus | undefined): Array<RawBuilder<SqlBool>
       return [sql<SqlBool>`(o.status = ${status} AND (o.expires_at IS NULL OR o.expires_at > now()))`];
     case 'expired':
       return [sql<SqlBool>`o.status = 'expired'`, sql<SqlBool>`(o.status = 'pending' AND o.expires_at <= now())`, sql<SqlBool>`(o.status = 'unfunded' AND o.expires_at <= now())`];
-    default:
+    case 'accepted':
+    case 'rejected':
       return [sql<SqlBool>`o.status = ${status}`];
   }
 }

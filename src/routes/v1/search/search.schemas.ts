@@ -14,8 +14,8 @@ const Clubs = (description: string) =>
 
 /** Each filter of global and related search, flat or inside `filters[...]`. */
 const FILTERS = {
-  minPrice: { ...Wei, description: 'lowest listing price at least this (wei)' },
-  maxPrice: { ...Wei, description: 'lowest listing price at most this (wei)' },
+  minPrice: { ...Wei, description: 'listing price at least this, in wei of ETH (a listing in USDC counts at the latest ETH/USD price)' },
+  maxPrice: { ...Wei, description: 'listing price at most this, in wei of ETH (a listing in USDC counts at the latest ETH/USD price)' },
   minOffer: { ...Wei, description: 'highest pending offer at least this (wei)' },
   maxOffer: { ...Wei, description: 'highest pending offer at most this (wei)' },
   minLength: Type.Integer({ minimum: 1, maximum: 255, description: 'label length in characters (an emoji counts once), at least' }),
