@@ -6,7 +6,6 @@ import {
   type ListingFilters, type ListingRow, type ListingSort,
 } from '../db/repositories/listings.repository.js';
 import { AppError } from '../errors.js';
-import { cached } from '../infra/cache.js';
 import { InvalidNameError, parseEthName } from '../lib/ens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
@@ -22,13 +21,19 @@ const LARGE_COUNT_TTL_SECONDS = 30;
 
 /**
  * The total of a paged list: counted exactly (an index-bounded count of at most 10,001 rows) while
- * small; above that, the full count is cached for 30 s per filter set, so a page of a list of
- * hundreds of thousands of orders does not recount them all on every request.
+ * small; above that, the full count is cached for 30 s per filter set. A cached large total is
+ * answered before any counting, so a page of a list of hundreds of thousands of orders costs no
+ * count at all on most requests.
  */
 export async function pagedTotal(deps: Pick<Deps, 'cache'>, key: string, count: (cap?: number) => Promise<number>): Promise<number> {
+  const cacheKey = `market:count:${key}`;
+  const large = await deps.cache.get<number>(cacheKey);
+  if (large !== undefined) return large;
   const bounded = await count(EXACT_COUNT_LIMIT);
   if (bounded <= EXACT_COUNT_LIMIT) return bounded;
-  return cached(deps.cache, `market:count:${key}`, LARGE_COUNT_TTL_SECONDS, () => count());
+  const total = await count();
+  await deps.cache.set(cacheKey, total, LARGE_COUNT_TTL_SECONDS);
+  return total;
 }
 
 /** The name behind a path or query value: 400 INVALID_NAME when it does not normalize, 404 when unknown. */
