@@ -14,19 +14,7 @@ import { ItemType, orderHash, orderTypedData, ZERO_BYTES32, type ConsiderationIt
 
 /** The order as the client sent it (schema-validated): numbers as decimal or 0x strings. */
 export interface SignedOrderInput {
-  parameters: {
-    offerer: string;
-    zone: string;
-    offer: Array<{ itemType: number; token: string; identifierOrCriteria: string; startAmount: string; endAmount: string }>;
-    consideration: Array<{ itemType: number; token: string; identifierOrCriteria: string; startAmount: string; endAmount: string; recipient: string }>;
-    orderType: number;
-    startTime: string;
-    endTime: string;
-    zoneHash: string;
-    salt: string;
-    conduitKey: string;
-    counter: string;
-  };
+  parameters: OrderComponents;
   signature: string;
 }
 
