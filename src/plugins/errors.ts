@@ -15,6 +15,19 @@ function fieldOf(context: string | undefined, issue: ValidationIssue | undefined
   return [where, ...path].join('.');
 }
 
+/**
+ * A union of literals (sort keys, periods…) fails as one `const` issue per literal; report the
+ * allowed values instead of the validator's "must be equal to constant".
+ */
+function allowedValues(issues: ValidationIssue[], first: ValidationIssue | undefined): unknown[] | undefined {
+  if (first?.keyword !== 'const') return undefined;
+  const allowed = issues
+    .filter((i) => i.keyword === 'const' && i.instancePath === first.instancePath)
+    .map((i) => (i.params as { allowedValue?: unknown }).allowedValue)
+    .filter((v) => v !== undefined);
+  return allowed.length > 0 ? allowed : undefined;
+}
+
 /** Maps anything thrown to our code catalogue. Unknown errors become INTERNAL_ERROR. */
 function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error;
@@ -22,8 +35,13 @@ function toAppError(error: FastifyError | AppError | Error): AppError {
   if (fe.validation) {
     const issue = fe.validation[0];
     const field = fieldOf(fe.validationContext, issue);
-    const text = issue?.message ?? 'is invalid';
-    return new AppError('VALIDATION_ERROR', `${field} ${text}`, { field, issues: fe.validation.map((i) => ({ field: fieldOf(fe.validationContext, i), message: i.message })) });
+    const allowed = allowedValues(fe.validation, issue);
+    const text = allowed ? `must be one of ${allowed.map(String).join(', ')}` : issue?.message ?? 'is invalid';
+    return new AppError('VALIDATION_ERROR', `${field} ${text}`, {
+      field,
+      ...(allowed ? { allowed } : {}),
+      issues: fe.validation.map((i) => ({ field: fieldOf(fe.validationContext, i), message: i.message })),
+    });
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -43,6 +43,13 @@ describe('error envelope', () => {
     assert.equal(b.error.details.field, 'query.address');
   });
 
+  it('a value outside a fixed set names the allowed values', async () => {
+    const sort = await t.app.inject({ method: 'GET', url: '/api/v1/listings?sort=cheapest' });
+    const b = assertEnvelope(sort, 400, 'VALIDATION_ERROR');
+    assert.equal(b.error.details.field, 'query.sort');
+    assert.deepEqual(b.error.details.allowed, ['price', 'created', 'expiry', 'name']);
+  });
+
   it('oversized body is 413', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { message: 'x'.repeat(5000), signature: '0x00' } });
     assertEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
