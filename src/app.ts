@@ -40,7 +40,8 @@ export async function buildApp(container: Container): Promise<App> {
   await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } });
   await app.register(cors, {
     origin: config.corsOrigins === true ? true : [...config.corsOrigins],
-    credentials: true,
+    // Bearer tokens, not cookies: browsers need no credentialed requests, so none are allowed.
+    credentials: false,
     exposedHeaders: ['x-request-id', 'x-cache', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
   });
   await app.register(metricsPlugin);
