@@ -1,6 +1,7 @@
 import { sql, type Generated, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../client.js';
 import type { ListingStatus } from '../schema.js';
+import { countOfParts, pageIdsOfParts } from './status-parts.js';
 
 declare module '../schema.js' {
   interface ListingsTable {
@@ -102,31 +103,16 @@ export async function listListings(db: Executor, f: ListingFilters, sort: Listin
   const column = { price: 'l.price_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
   const parts = statusParts(f.status).map((part) =>
     filtered(db, f, part).select(['l.id', sql.ref(column[sort]).as('k')]).orderBy(column[sort], order).orderBy('l.id', order));
-  const page = parts.length === 1
-    ? await parts[0].limit(limit).offset(offset).execute()
-    : await db
-      .selectFrom(parts.map((p, i) => db.selectFrom(p.limit(offset + limit).as(`p${i}`)).selectAll()).reduce((all, p) => all.unionAll(p)).as('u'))
-      .select(['u.id', 'u.k'])
-      .orderBy('u.k', order)
-      .orderBy('u.id', order)
-      .limit(limit)
-      .offset(offset)
-      .execute();
-  if (page.length === 0) return [];
-  const rows = await findListingsByIds(db, page.map((p) => p.id));
+  const ids = await pageIdsOfParts(db, parts, order, limit, offset);
+  if (ids.length === 0) return [];
+  const rows = await findListingsByIds(db, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return page.flatMap((p) => byId.get(p.id) ?? []);
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** How many listings match, counting at most `cap` (+1 tells "more than cap") per status part. */
 export async function countListings(db: Executor, f: ListingFilters, cap?: number): Promise<number> {
-  let total = 0;
-  for (const part of statusParts(f.status)) {
-    const inner = filtered(db, f, part).select(sql`1`.as('one')).$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
-    const row = await db.selectFrom(inner.as('s')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    total += Number(row.n);
-  }
-  return cap === undefined ? total : Math.min(total, cap + 1);
+  return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap);
 }
 
 export async function findListingsByIds(db: Executor, ids: readonly number[]): Promise<ListingRow[]> {

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../client.js';
 import type { OfferStatus } from '../schema.js';
+import { countOfParts, pageIdsOfParts } from './status-parts.js';
 
 /** An offer joined with its name, as the API shows it (status already accounts for the end time). */
 export interface OfferRow {
@@ -90,30 +91,15 @@ export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort,
   const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
   const parts = statusParts(f.status).map((part) =>
     filtered(db, f, part).select(['o.id', sql.ref(column).as('k')]).orderBy(column, order).orderBy('o.id', order));
-  const page = parts.length === 1
-    ? await parts[0].limit(limit).offset(offset).execute()
-    : await db
-      .selectFrom(parts.map((p, i) => db.selectFrom(p.limit(offset + limit).as(`p${i}`)).selectAll()).reduce((all, p) => all.unionAll(p)).as('u'))
-      .select(['u.id', 'u.k'])
-      .orderBy('u.k', order)
-      .orderBy('u.id', order)
-      .limit(limit)
-      .offset(offset)
-      .execute();
-  const rows = await findOffersByIds(db, page.map((p) => p.id));
+  const ids = await pageIdsOfParts(db, parts, order, limit, offset);
+  const rows = await findOffersByIds(db, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return page.flatMap((p) => byId.get(p.id) ?? []);
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** How many offers match, counting at most `cap` (+1 tells "more than cap") per status part. */
 export async function countOffers(db: Executor, f: OfferFilters, cap?: number): Promise<number> {
-  let total = 0;
-  for (const part of statusParts(f.status)) {
-    const inner = filtered(db, f, part).select(sql`1`.as('one')).$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
-    const row = await db.selectFrom(inner.as('s')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    total += Number(row.n);
-  }
-  return cap === undefined ? total : Math.min(total, cap + 1);
+  return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap);
 }
 
 export interface NewOffer {

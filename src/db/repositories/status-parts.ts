@@ -1,0 +1,39 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Executor } from '../client.js';
+
+/**
+ * Lists filtered by a status that is several index ranges (e.g. `expired` = written expired, or
+ * still active/pending past its end time) read each range in index order and merge them, so no
+ * range needs a sort of the whole table. Shared by listings and offers.
+ */
+
+/** One page of ids: each part selects `id` and its sort key `k`, already ordered. */
+export async function pageIdsOfParts<DB, TB extends keyof DB>(
+  db: Executor,
+  parts: SelectQueryBuilder<DB, TB, { id: number; k: unknown }>[],
+  order: 'asc' | 'desc',
+  limit: number,
+  offset: number,
+): Promise<number[]> {
+  if (parts.length === 1) return (await parts[0].limit(limit).offset(offset).execute()).map((r) => r.id);
+  const merged = await db
+    .selectFrom(parts.map((p, i) => db.selectFrom(p.limit(offset + limit).as(`p${i}`)).select(['id', 'k'])).reduce((all, p) => all.unionAll(p)).as('u'))
+    .select(['u.id', 'u.k'])
+    .orderBy('u.k', order)
+    .orderBy('u.id', order)
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return merged.map((r) => r.id);
+}
+
+/** How many rows the parts match, counting at most `cap` (+1 tells "more than cap") per part. */
+export async function countOfParts<DB, TB extends keyof DB>(db: Executor, parts: SelectQueryBuilder<DB, TB, object>[], cap?: number): Promise<number> {
+  let total = 0;
+  for (const part of parts) {
+    const inner = part.select(sql`1`.as('one')).$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
+    const row = await db.selectFrom(inner.as('s')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    total += Number(row.n);
+  }
+  return cap === undefined ? total : Math.min(total, cap + 1);
+}
