@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/client.js';
-import type { SearchResult } from '../routes/schemas/search-result.js';
+import type { SearchResult } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
 

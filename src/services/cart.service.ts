@@ -3,7 +3,7 @@ import type { Deps } from '../container.js';
 import { cartTypeExists, clearCart, deleteCartItem, insertCartItem, listCartItems } from '../db/repositories/cart.repository.js';
 import { AppError } from '../errors.js';
 import { iso } from '../lib/time.js';
-import type { AddToCartBody, CartItem } from '../routes/v1/cart/cart.schemas.js';
+import type { AddToCartBody, CartItem } from '../contracts/cart.js';
 import { loadSearchResults } from '../search/results.js';
 import { resolveName } from './listings.service.js';
 

@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import { InvalidNameError, parseEthName } from '../lib/ens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
-import type { CreateListingBody, Listing, ListingsQuery } from '../routes/v1/listings/listings.schemas.js';
+import type { CreateListingBody, Listing, ListingsQuery } from '../contracts/listings.js';
 import type { AuthUser } from './tokens.js';
 import { lockName, refreshListingSummary, UnfundedReason } from './order-state.js';
 import { checkClaims, checkTokenKind, findNameByToken, listingTerms, parseSignedOrder, verifyOrderSignature } from './order-validation.js';

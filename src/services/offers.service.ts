@@ -6,7 +6,7 @@ import { orderHashExists } from '../db/repositories/listings.repository.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
-import type { CreateOfferBody, Offer, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../routes/v1/offers/offers.schemas.js';
+import type { CreateOfferBody, Offer, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../contracts/offers.js';
 import { notify, type NewNotification } from './notifier.js';
 import { isUniqueViolation, pagedTotal, resolveName } from './listings.service.js';
 import { amountText, lockName, offerAcceptedNotice, offerRejectedNotice, recalculateHighestOffer, UnfundedReason } from './order-state.js';

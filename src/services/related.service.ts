@@ -3,7 +3,7 @@ import type { Deps } from '../container.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { SuggestionError } from '../providers/llm/index.js';
-import type { SearchResult } from '../routes/schemas/search-result.js';
+import type { SearchResult } from '../contracts/search-result.js';
 import { normalizeQuery, readFilters } from '../search/filters.js';
 import { defaultOrderOf, idsAmongLabels, type Sort, type SortKey, type SortOrder } from '../search/query.js';
 import { loadSearchResults } from '../search/results.js';

@@ -5,7 +5,7 @@ import { InvalidNameError, parseEthName } from '../lib/ens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
-import type { SearchResult } from '../routes/schemas/search-result.js';
+import type { SearchResult } from '../contracts/search-result.js';
 import { normalizeQuery, readFilters } from '../search/filters.js';
 import { defaultOrderOf, findNameId, RESULT_WINDOW, searchIds, type Sort, type SortKey, type SortOrder } from '../search/query.js';
 import { loadSearchResults } from '../search/results.js';

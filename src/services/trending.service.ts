@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Deps } from '../container.js';
-import type { SearchResult } from '../routes/schemas/search-result.js';
+import type { SearchResult } from '../contracts/search-result.js';
 import { loadSearchResults } from '../search/results.js';
 
 export type TrendingPeriod = '24h' | '7d';

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { RecommendationsService } from '../../../services/recommendations.service.js';
 import { RelatedSearchService } from '../../../services/related.service.js';
-import { Envelope, errors } from '../../schemas/common.js';
-import { RelatedQuery, SearchPage } from '../search/search.schemas.js';
-import { NameParam, RATE_PER_MINUTE, Recommendations, RelatedMeta, scenarioTable, TimestampMeta } from './ai.schemas.js';
+import { Envelope, errors } from '../../../contracts/common.js';
+import { RelatedQuery, SearchPage } from '../../../contracts/search.js';
+import { NameParam, RATE_PER_MINUTE, Recommendations, RelatedMeta, scenarioTable, TimestampMeta } from '../../../contracts/ai.js';
 import { setCacheHeaders } from './cache-headers.js';
 
 const RELATED_DESCRIPTION = `

@@ -4,8 +4,8 @@ import { ok } from '../../../lib/envelope.js';
 import { AuthService } from '../../../services/auth.service.js';
 import { UserService } from '../../../services/users.service.js';
 import { requireUser } from '../../../plugins/auth.js';
-import { Envelope, errors } from '../../schemas/common.js';
-import { LogoutBody, Message, Nonce, NonceQuery, PublicUser, RefreshBody, Session, VerifyBody } from './auth.schemas.js';
+import { Envelope, errors } from '../../../contracts/common.js';
+import { LogoutBody, Message, Nonce, NonceQuery, PublicUser, RefreshBody, Session, VerifyBody } from '../../../contracts/auth.js';
 
 const SIGN_IN_RATE = { max: 30, timeWindow: '1 minute' };
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { AWARDS_CACHE_SECONDS, AwardsService } from '../../../services/awards.service.js';
-import { errors } from '../../schemas/common.js';
-import { AwardsQuery, AwardsResponse } from './awards.schemas.js';
+import { errors } from '../../../contracts/common.js';
+import { AwardsQuery, AwardsResponse } from '../../../contracts/awards.js';
 
 export const awardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const awards = new AwardsService(app.deps);

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { requireUser } from '../../../plugins/auth.js';
 import { CartService } from '../../../services/cart.service.js';
-import { Envelope, errors } from '../../schemas/common.js';
-import { emptyBodyAsObject, jsonStrings } from '../listings/order.schemas.js';
-import { AddedItem, AddToCartBody, CartContents, CartQuery, Cleared, ClearCartBody, ItemParams, Removed } from './cart.schemas.js';
+import { Envelope, errors } from '../../../contracts/common.js';
+import { emptyBodyAsObject, jsonStrings } from '../../../contracts/order.js';
+import { AddedItem, AddToCartBody, CartContents, CartQuery, Cleared, ClearCartBody, ItemParams, Removed } from '../../../contracts/cart.js';
 
 const TYPES_NOTE = 'Cart types (table `cart_types`): `buy` for names with an active listing, `register` for names that are expired (in grace or past it).';
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { ClubsService, ensureBuiltInClubs } from '../../../services/clubs.service.js';
-import { errors } from '../../schemas/common.js';
-import { ClubsResponse } from './clubs.schemas.js';
+import { errors } from '../../../contracts/common.js';
+import { ClubsResponse } from '../../../contracts/clubs.js';
 
 export const clubsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const clubs = new ClubsService(app.deps);

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { KeywordMetricsService } from '../../../services/keyword-metrics.service.js';
-import { Envelope, errors } from '../../schemas/common.js';
-import { NameParam, RATE_PER_MINUTE, scenarioTable, TimestampMeta } from '../ai/ai.schemas.js';
+import { Envelope, errors } from '../../../contracts/common.js';
+import { NameParam, RATE_PER_MINUTE, scenarioTable, TimestampMeta } from '../../../contracts/ai.js';
 import { setCacheHeaders } from '../ai/cache-headers.js';
 
 const KeywordMetrics = Type.Object({

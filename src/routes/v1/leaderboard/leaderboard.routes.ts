@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { HOLDER_CACHE_SECONDS, LeaderboardService } from '../../../services/leaderboard.service.js';
-import { errors } from '../../schemas/common.js';
-import { HolderQuery, HolderResponse } from './leaderboard.schemas.js';
+import { errors } from '../../../contracts/common.js';
+import { HolderQuery, HolderResponse } from '../../../contracts/leaderboard.js';
 
 export const leaderboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const leaderboard = new LeaderboardService(app.deps);

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { LEGENDS_CACHE_SECONDS, LegendsService } from '../../../services/legends.service.js';
-import { errors } from '../../schemas/common.js';
-import { LegendDetailsQuery, LegendDetailsResponse, LegendParams, LegendSummaryResponse } from './legends.schemas.js';
+import { errors } from '../../../contracts/common.js';
+import { LegendDetailsQuery, LegendDetailsResponse, LegendParams, LegendSummaryResponse } from '../../../contracts/legends.js';
 
 const RULES = [
   'A mint is the first registration of a name; the minter is its registrant. Legend types are time',

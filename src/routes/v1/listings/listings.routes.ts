@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import { ok } from '../../../lib/envelope.js';
 import { requireUser } from '../../../plugins/auth.js';
 import { ListingService } from '../../../services/listings.service.js';
-import { Envelope, errors, IdParams } from '../../schemas/common.js';
-import { CreateListingBody, Listing, ListingPage, ListingsQuery, NameParams } from './listings.schemas.js';
-import { jsonStrings } from './order.schemas.js';
+import { Envelope, errors, IdParams } from '../../../contracts/common.js';
+import { CreateListingBody, Listing, ListingPage, ListingsQuery, NameParams } from '../../../contracts/listings.js';
+import { jsonStrings } from '../../../contracts/order.js';
 
 export const ORDER_RATE = { max: 120, timeWindow: '1 minute' };
 

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { requireUser } from '../../../plugins/auth.js';
 import { NotificationService } from '../../../services/notifications.service.js';
-import { Envelope, errors, IdParams } from '../../schemas/common.js';
-import { NotificationList, NotificationsQuery, ReadAllResult, ReadResult, UnreadCount } from './notifications.schemas.js';
+import { Envelope, errors, IdParams } from '../../../contracts/common.js';
+import { NotificationList, NotificationsQuery, ReadAllResult, ReadResult, UnreadCount } from '../../../contracts/notifications.js';
 
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const notifications = new NotificationService(app.deps);

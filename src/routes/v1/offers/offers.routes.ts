@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { requireUser } from '../../../plugins/auth.js';
 import { OfferService } from '../../../services/offers.service.js';
-import { Envelope, errors, IdParams } from '../../schemas/common.js';
+import { Envelope, errors, IdParams } from '../../../contracts/common.js';
 import { ORDER_RATE } from '../listings/listings.routes.js';
-import { NameParams } from '../listings/listings.schemas.js';
-import { emptyBodyAsObject, jsonStrings } from '../listings/order.schemas.js';
-import { AddressParams, CreateOfferBody, Offer, OfferPage, OffersPathQuery, OffersQuery, UpdateOfferBody } from './offers.schemas.js';
+import { NameParams } from '../../../contracts/listings.js';
+import { emptyBodyAsObject, jsonStrings } from '../../../contracts/order.js';
+import { AddressParams, CreateOfferBody, Offer, OfferPage, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../../../contracts/offers.js';
 
 const LIST_ERRORS = errors('VALIDATION_ERROR', 'INVALID_NAME', 'ENS_NAME_NOT_FOUND');
 const LIST_NOTE = 'Newest first unless `sort=amount`; an offer past its end time shows as `expired`. `data.pagination` is Style B.';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { SearchService } from '../../../services/search.service.js';
-import { Envelope, errors } from '../../schemas/common.js';
-import { NameDetail, NameParams, SearchMeta, SearchPage, SearchQuery } from './search.schemas.js';
+import { Envelope, errors } from '../../../contracts/common.js';
+import { NameDetail, NameParams, SearchMeta, SearchPage, SearchQuery } from '../../../contracts/search.js';
 
 const SEARCH_DESCRIPTION = `
 Searches the names of the marketplace. Authentication optional: with a valid token each result

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../../errors.js';
 import { SubgraphService } from '../../../services/subgraph.service.js';
-import { errors } from '../../schemas/common.js';
-import { RelayBody, RelayResponse } from './subgraph.schemas.js';
+import { errors } from '../../../contracts/common.js';
+import { RelayBody, RelayResponse } from '../../../contracts/subgraph.js';
 
 const RELAY_RATE = { max: 120, timeWindow: '1 minute' };
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { TrendingService } from '../../../services/trending.service.js';
-import { Envelope, errors } from '../../schemas/common.js';
-import { TrendingQuery, TrendingVotes } from './trending.schemas.js';
+import { Envelope, errors } from '../../../contracts/common.js';
+import { TrendingQuery, TrendingVotes } from '../../../contracts/trending.js';
 
 export const trendingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const trending = new TrendingService(app.deps);

@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import { ok } from '../../../lib/envelope.js';
 import { requireUser } from '../../../plugins/auth.js';
 import { UserService } from '../../../services/users.service.js';
-import { Envelope, errors } from '../../schemas/common.js';
-import { PublicUser } from '../auth/auth.schemas.js';
+import { Envelope, errors } from '../../../contracts/common.js';
+import { PublicUser } from '../../../contracts/auth.js';
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Handle = Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()]);

@@ -3,8 +3,8 @@ import { AppError } from '../../../errors.js';
 import { ok } from '../../../lib/envelope.js';
 import { requireUser } from '../../../plugins/auth.js';
 import { EmailVerificationService } from '../../../services/email-verification.service.js';
-import { Envelope, errors } from '../../schemas/common.js';
-import { Message, VerifyEmailBody } from './verification.schemas.js';
+import { Envelope, errors } from '../../../contracts/common.js';
+import { Message, VerifyEmailBody } from '../../../contracts/verification.js';
 
 export const verificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const verification = new EmailVerificationService(app.deps);

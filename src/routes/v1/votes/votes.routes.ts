@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { requireUser } from '../../../plugins/auth.js';
 import { VoteService, type VoteValue } from '../../../services/votes.service.js';
-import { Envelope, errors } from '../../schemas/common.js';
-import { CastVoteBody, EnsNameParams, Leaderboard, LeaderboardQuery, VoteStats } from './votes.schemas.js';
+import { Envelope, errors } from '../../../contracts/common.js';
+import { CastVoteBody, EnsNameParams, Leaderboard, LeaderboardQuery, VoteStats } from '../../../contracts/votes.js';
 
 export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const votes = new VoteService(app.deps);

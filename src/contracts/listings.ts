@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Address, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from '../../schemas/common.js';
-import { OrderData, OrderHash, SignedOrder, Source } from './order.schemas.js';
+import { Address, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
+import { OrderData, OrderHash, SignedOrder, Source } from './order.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 

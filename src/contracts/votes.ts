@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Address, EnsNameParam, Limit, Page, PaginationB, Wei } from '../../schemas/common.js';
+import { Address, EnsNameParam, Limit, Page, PaginationB, Wei } from './common.js';
 
 const UserVote = Type.Union([Type.Literal(1), Type.Literal(-1), Type.Null()], { description: "the caller's vote; null without a valid token or without a vote" });
 

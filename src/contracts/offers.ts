@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Address, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from '../../schemas/common.js';
-import { OrderData, OrderHash, SignedOrder, Source } from '../listings/order.schemas.js';
+import { Address, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
+import { OrderData, OrderHash, SignedOrder, Source } from './order.js';
 
 export const OfferStatus = Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('rejected'), Type.Literal('expired'), Type.Literal('unfunded')]);
 

@@ -1,7 +1,7 @@
 import type { preValidationAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
-import { AppError } from '../../../errors.js';
-import { Address } from '../../schemas/common.js';
+import { AppError } from '../errors.js';
+import { Address } from './common.js';
 
 /** A uint256 as seaport-js sends it: decimal, or 0x hex (salts often are). */
 const Uint = Type.String({ pattern: '^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$', description: 'uint256 as a decimal or 0x-hex string' });

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { AWARD_SORTS, PROGRAM_START } from '../../../services/awards.service.js';
-import { Address, Limit, Page, PaginationA, SortOrder, Timestamp, Wei } from '../../schemas/common.js';
+import { AWARD_SORTS, PROGRAM_START } from '../services/awards.service.js';
+import { Address, Limit, Page, PaginationA, SortOrder, Timestamp, Wei } from './common.js';
 
 export const AwardsQuery = Type.Object({
   page: { ...Page, maximum: 1_000_000 },

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Envelope } from '../../schemas/common.js';
+import { Envelope } from './common.js';
 
 export const Club = Type.Object({
   name: Type.String({ description: 'club identifier, as used by the leaderboard `clubs[]` filter' }),

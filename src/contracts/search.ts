@@ -1,8 +1,8 @@
 import { Type, type TSchema } from 'typebox';
-import type { FilterName } from '../../../search/filters.js';
-import { SORT_KEYS } from '../../../search/query.js';
-import { Address, NullableTimestamp, PaginationB, Timestamp, Wei } from '../../schemas/common.js';
-import { SearchResult } from '../../schemas/search-result.js';
+import type { FilterName } from '../search/filters.js';
+import { SORT_KEYS } from '../search/query.js';
+import { Address, NullableTimestamp, PaginationB, Timestamp, Wei } from './common.js';
+import { SearchResult } from './search-result.js';
 
 const Tri = (what: string) =>
   Type.Union([Type.Literal('include'), Type.Literal('exclude'), Type.Literal('only')], {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Limit, NullableTimestamp, Page, PaginationB, Timestamp } from '../../schemas/common.js';
+import { Limit, NullableTimestamp, Page, PaginationB, Timestamp } from './common.js';
 
 export const NotificationsQuery = Type.Object({
   page: Page,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Address, Timestamp } from '../../schemas/common.js';
+import { Address, Timestamp } from './common.js';
 
 export const PublicUser = Type.Object({
   id: Type.Integer(),

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from 'typebox';
-import { ADDRESS_PATTERN } from '../../lib/address.js';
-import { WEI_PATTERN } from '../../lib/wei.js';
-import { ERROR_STATUS, type ErrorCode } from '../../errors.js';
+import { ADDRESS_PATTERN } from '../lib/address.js';
+import { WEI_PATTERN } from '../lib/wei.js';
+import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 
 /** Shared schema primitives; every route builds on these so a field is described once. */
 export const Address = Type.String({ pattern: ADDRESS_PATTERN, description: '0x followed by 40 hex characters', examples: ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'] });

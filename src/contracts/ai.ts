@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Timestamp } from '../../schemas/common.js';
+import { Timestamp } from './common.js';
 
 /** `meta` of recommendations and keyword metrics: `{timestamp}` only (interface document). */
 export const TimestampMeta = Type.Object({ timestamp: Timestamp });

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { Limit } from '../../schemas/common.js';
-import { SearchResult } from '../../schemas/search-result.js';
+import { Limit } from './common.js';
+import { SearchResult } from './search-result.js';
 
 const Period = Type.Union([Type.Literal('24h'), Type.Literal('7d')], { default: '24h' });
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Address, Envelope, Timestamp } from '../../schemas/common.js';
+import { Address, Envelope, Timestamp } from './common.js';
 
 export const LegendParams = Type.Object({ address: Address });
 

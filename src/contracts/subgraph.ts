@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { SUBGRAPH_LIMITS } from '../../../services/subgraph.service.js';
+import { SUBGRAPH_LIMITS } from '../services/subgraph.service.js';
 
 /**
  * Deliberately permissive: the relay checks the body itself, so that every malformed request is

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { EnsNameParam, Id, Timestamp } from '../../schemas/common.js';
-import { SearchResult } from '../../schemas/search-result.js';
+import { EnsNameParam, Id, Timestamp } from './common.js';
+import { SearchResult } from './search-result.js';
 
 const CartType = Type.String({ minLength: 1, maxLength: 32, description: 'a cart type: buy (listed names) or register (expired names)', examples: ['buy'] });
 
