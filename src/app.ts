@@ -50,6 +50,8 @@ export async function buildApp(container: Container): Promise<App> {
   await app.register(openapiPlugin);
 
   await app.register(healthRoutes);
+  // The web app checks health under the API prefix: same handlers, same answers.
+  await app.register(healthRoutes, { prefix: '/api/v1' });
   await app.register(v1Routes, { prefix: '/api/v1' });
 
   await app.ready();

@@ -207,7 +207,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 5000, 100, 600_000),
     seedOnEmpty: bool(env, 'SEED_ON_EMPTY', str(env, 'DATABASE_URL') === undefined),
     jwtSecret: jwtSecret(env, dataDir),
-    accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 60, 86_400),
+    accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 60, 7 * 86_400),
     refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, 3600, 365 * 86_400),
     nonceTtlSeconds: int(env, 'NONCE_TTL_SECONDS', 600, 300, 600),
     siweDomains: list(env, 'SIWE_DOMAINS'),

@@ -8,7 +8,11 @@ export const PublicUser = Type.Object({
   emailVerified: Type.Boolean(),
   telegram: Type.Union([Type.String(), Type.Null()]),
   discord: Type.Union([Type.String(), Type.Null()]),
+  notifyOnOfferReceived: Type.Boolean(),
+  notifyOnListingSold: Type.Boolean(),
+  minOfferThreshold: Type.Union([Type.Number(), Type.Null()], { description: 'in ETH; offers below it are not worth a notification; null: every offer' }),
   createdAt: Timestamp,
+  updatedAt: Timestamp,
 });
 
 export const NonceQuery = Type.Object({

@@ -16,6 +16,9 @@ export interface UsersTable {
   email_verified_at: Timestamp | null;
   telegram: string | null;
   discord: string | null;
+  notify_on_offer_received: Generated<boolean>;
+  notify_on_listing_sold: Generated<boolean>;
+  min_offer_threshold: string | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
 }

@@ -26,7 +26,11 @@ export interface PublicUser {
   emailVerified: boolean;
   telegram: string | null;
   discord: string | null;
+  notifyOnOfferReceived: boolean;
+  notifyOnListingSold: boolean;
+  minOfferThreshold: number | null;
   createdAt: string;
+  updatedAt: string;
 }
 
 export function toPublicUser(user: User): PublicUser {
@@ -37,7 +41,11 @@ export function toPublicUser(user: User): PublicUser {
     emailVerified: user.email !== null && user.email_verified_at !== null,
     telegram: user.telegram,
     discord: user.discord,
+    notifyOnOfferReceived: user.notify_on_offer_received,
+    notifyOnListingSold: user.notify_on_listing_sold,
+    minOfferThreshold: user.min_offer_threshold === null ? null : Number(user.min_offer_threshold),
     createdAt: iso(user.created_at),
+    updatedAt: iso(user.updated_at),
   };
 }
 

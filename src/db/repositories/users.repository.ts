@@ -1,7 +1,10 @@
 import type { Executor } from '../client.js';
 import type { User } from '../schema.js';
 
-const COLUMNS = ['id', 'address', 'email', 'email_verified_at', 'telegram', 'discord', 'created_at', 'updated_at'] as const;
+const COLUMNS = [
+  'id', 'address', 'email', 'email_verified_at', 'telegram', 'discord',
+  'notify_on_offer_received', 'notify_on_listing_sold', 'min_offer_threshold', 'created_at', 'updated_at',
+] as const;
 
 export async function findUserById(db: Executor, id: number): Promise<User | undefined> {
   return db.selectFrom('users').select(COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -22,10 +25,14 @@ export async function upsertUserByAddress(db: Executor, address: string): Promis
 }
 
 export interface ProfileChanges {
-  email?: string;
+  email?: string | null;
   emailVerifiedAt?: Date | null;
   telegram?: string | null;
   discord?: string | null;
+  notifyOnOfferReceived?: boolean;
+  notifyOnListingSold?: boolean;
+  /** ETH as a decimal string; null: no threshold. */
+  minOfferThreshold?: string | null;
 }
 
 export async function updateUser(db: Executor, id: number, changes: ProfileChanges): Promise<User | undefined> {
@@ -36,6 +43,9 @@ export async function updateUser(db: Executor, id: number, changes: ProfileChang
       ...(changes.emailVerifiedAt !== undefined ? { email_verified_at: changes.emailVerifiedAt } : {}),
       ...(changes.telegram !== undefined ? { telegram: changes.telegram } : {}),
       ...(changes.discord !== undefined ? { discord: changes.discord } : {}),
+      ...(changes.notifyOnOfferReceived !== undefined ? { notify_on_offer_received: changes.notifyOnOfferReceived } : {}),
+      ...(changes.notifyOnListingSold !== undefined ? { notify_on_listing_sold: changes.notifyOnListingSold } : {}),
+      ...(changes.minOfferThreshold !== undefined ? { min_offer_threshold: changes.minOfferThreshold } : {}),
       updated_at: new Date(),
     })
     .where('id', '=', id)
