@@ -243,6 +243,27 @@ export interface SyncStateTable {
   updated_at: CreatedAt;
 }
 
+export interface TrendWindowsTable {
+  period_hours: number;
+  start_hour: Timestamp;
+}
+
+export interface TrendBucketsTable {
+  hour: Timestamp;
+  metric: string;
+  ens_name_id: number;
+  total: number;
+  positive: ColumnType<number, number | undefined, number>;
+}
+
+export interface TrendTotalsTable {
+  metric: string;
+  period_hours: number;
+  ens_name_id: number;
+  total: number;
+  positive: ColumnType<number, number | undefined, number>;
+}
+
 /**
  * Later migrations add their tables by augmenting this interface from their own module:
  * `declare module '../db/schema.js' { interface Database { my_table: MyTable } }`.
@@ -269,6 +290,9 @@ export interface Database {
   legend_types: LegendTypesTable;
   eth_usd_prices: EthUsdPricesTable;
   sync_state: SyncStateTable;
+  trend_windows: TrendWindowsTable;
+  trend_buckets: TrendBucketsTable;
+  trend_totals: TrendTotalsTable;
 }
 
 export type User = Selectable<UsersTable>;

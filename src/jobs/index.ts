@@ -8,6 +8,7 @@ import { orderExpiryJob } from './handlers/order-expiry.job.js';
 import { orderValidationJob } from './handlers/order-validation.job.js';
 import { syncEventsJob, syncNamesJob, syncPricesJob } from './handlers/sync.job.js';
 import { searchPurgeJob } from './handlers/search-purge.job.js';
+import { trendsRollJob } from './handlers/trends-roll.job.js';
 
 /** Every job of the service, one line each. Start-up creates a queue and a worker per entry. */
 export const jobDefinitions: readonly AnyJobDefinition[] = [
@@ -22,4 +23,5 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   syncEventsJob,
   syncPricesJob,
   searchPurgeJob,
+  trendsRollJob,
 ];

@@ -4,6 +4,7 @@ import { refreshAwardsLeaderboard } from '../services/awards.service.js';
 import { refreshClubs } from '../services/clubs.service.js';
 import { refreshAllMarketSummaries } from '../services/order-state.js';
 import { DEFAULT_HOLDER_PARAMS, refreshHolderLeaderboard } from '../services/leaderboard.service.js';
+import { rebuildTrends } from '../trends/index.js';
 
 /**
  * Set-based refreshes of derived data (aggregates, memberships, summaries) that the seed and the
@@ -14,6 +15,7 @@ export const derivedRefreshes: ReadonlyArray<{ name: string; run(db: Db): Promis
   { name: 'highest offers and listing summaries', run: refreshAllMarketSummaries },
   // default grace period, WETH and referrer code; the scheduled jobs refresh with the configured ones
   { name: 'holder leaderboard', run: async (db) => void (await refreshHolderLeaderboard(db, DEFAULT_HOLDER_PARAMS)) },
+  { name: 'trend counters', run: (db) => rebuildTrends(db) },
   { name: 'awards leaderboard', run: async (db) => void (await refreshAwardsLeaderboard(db, { referrerCode: DEFAULT_REFERRER })) },
 ];
 

@@ -5,6 +5,7 @@ import { cached } from '../infra/cache.js';
 import { InvalidNameError, parseEthName } from '../lib/ens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { weiString } from '../lib/wei.js';
+import { bumpTrends } from '../trends/index.js';
 
 export type VoteValue = 1 | -1 | 0;
 export type VoteSort = 'upvotes' | 'downvotes' | 'netScore';
@@ -60,9 +61,10 @@ export class VoteService {
 
   /**
    * Casts, changes (1 / -1) or removes (0) the caller's vote. The name row is locked first, so
-   * concurrent casts on one name serialize and its counts always equal its votes.
+   * concurrent casts on one name serialize and its counts always equal its votes. `now` is the
+   * cast's time (tests replay histories with it).
    */
-  async cast(userId: number, ensName: string, vote: VoteValue): Promise<VoteStats> {
+  async cast(userId: number, ensName: string, vote: VoteValue, now = new Date()): Promise<VoteStats> {
     let name: string;
     try {
       name = parseEthName(ensName).name;
@@ -73,9 +75,8 @@ export class VoteService {
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const target = await trx.selectFrom('ens_names').select(['id', 'name', 'upvotes', 'downvotes']).where('name', '=', name).forNoKeyUpdate().executeTakeFirst();
       if (!target) throw new AppError('ENS_NAME_NOT_FOUND', 'ENS name not found');
-      const current = await trx.selectFrom('votes').select('vote').where('user_id', '=', userId).where('ens_name_id', '=', target.id).executeTakeFirst();
+      const current = await trx.selectFrom('votes').select(['vote', 'updated_at']).where('user_id', '=', userId).where('ens_name_id', '=', target.id).executeTakeFirst();
       const previous = current?.vote ?? 0;
-      const now = new Date();
 
       if (vote === 0) {
         if (current) await trx.deleteFrom('votes').where('user_id', '=', userId).where('ens_name_id', '=', target.id).execute();
@@ -85,6 +86,11 @@ export class VoteService {
         await trx.insertInto('votes').values({ user_id: userId, ens_name_id: target.id, vote, created_at: now, updated_at: now }).execute();
       }
       await trx.insertInto('vote_events').values({ user_id: userId, ens_name_id: target.id, vote, previous_vote: previous, cast_at: now }).execute();
+      // Trending counts each user's latest cast once: the earlier one (the vote row's time) leaves its hour.
+      await bumpTrends(trx, [
+        ...(current ? [{ metric: 'votes' as const, nameId: target.id, at: current.updated_at, delta: -1, positiveDelta: current.vote === 1 ? -1 : 0 }] : []),
+        ...(vote !== 0 ? [{ metric: 'votes' as const, nameId: target.id, at: now, delta: 1, positiveDelta: vote === 1 ? 1 : 0 }] : []),
+      ]);
 
       const up = (vote === 1 ? 1 : 0) - (previous === 1 ? 1 : 0);
       const down = (vote === -1 ? 1 : 0) - (previous === -1 ? 1 : 0);

@@ -4,7 +4,8 @@ import { SMTPServer } from 'smtp-server';
 import { sql } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../../src/app.js';
-import type { Executor } from '../../src/db/client.js';
+import type { Db, Executor } from '../../src/db/client.js';
+import { rebuildTrends } from '../../src/trends/index.js';
 import type { NotificationType } from '../../src/services/notifier.js';
 import { newSecret, sha256 } from '../../src/services/tokens.js';
 import { DAY } from '../../src/lib/time.js';
@@ -15,12 +16,16 @@ export function castVote(app: App, who: SignedIn, ensName: string, vote: number)
   return app.inject({ method: 'POST', url: '/api/v1/votes', headers: who.headers, payload: { ensName, vote } });
 }
 
-/** Moves the time of a user's latest cast on a name (its event, and the vote row when there is one). */
-export async function setVoteTime(db: Executor, userId: number, ensNameId: number, at: Date): Promise<void> {
+/**
+ * Moves the time of a user's latest cast on a name (its event, and the vote row when there is
+ * one), then recomputes the trend counters from the casts, as a bulk loader would.
+ */
+export async function setVoteTime(db: Db, userId: number, ensNameId: number, at: Date): Promise<void> {
   await sql`
     UPDATE vote_events SET cast_at = ${at}
     WHERE id = (SELECT max(id) FROM vote_events WHERE user_id = ${userId} AND ens_name_id = ${ensNameId})`.execute(db);
   await db.updateTable('votes').set({ updated_at: at }).where('user_id', '=', userId).where('ens_name_id', '=', ensNameId).execute();
+  await rebuildTrends(db);
 }
 
 export interface NotificationOptions {

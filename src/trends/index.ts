@@ -1,0 +1,14 @@
+/** The trend counters' door: writers bump them in their own transaction; rankings read the top. */
+export {
+  bumpTrend,
+  bumpTrends,
+  hourOf,
+  rebuildTrends,
+  rollTrendWindows,
+  topTrending,
+  TREND_PERIOD_HOURS,
+  type TrendBump,
+  type TrendEntry,
+  type TrendMetric,
+  type TrendPeriodHours,
+} from './trend-counters.js';

@@ -1,0 +1,177 @@
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../db/client.js';
+import type { Database } from '../db/schema.js';
+import { HOUR } from '../lib/time.js';
+
+/**
+ * Trend counters: how much of something happened to each name in each UTC hour
+ * (`trend_buckets`), and its sum over each period's hours (`trend_totals`), both written by the
+ * transaction that writes the event, so a trending page reads the top of one index.
+ *
+ * - `total`: the events counted; `positive`: how many of them were positive (votes: upvotes), the
+ *   first tie-break of a ranking. Metrics with a single figure leave `positive` at 0.
+ * - A period covers the current hour and the `period_hours` whole hours before it. The first hour
+ *   still counted is `trend_windows.start_hour`; `rollTrendWindows` moves it forward hourly and
+ *   subtracts the hours that left, and buckets older than every window are deleted.
+ * - Writers take a shared advisory lock, a roll an exclusive one, so a bump and a roll never
+ *   interleave: every total is exactly the sum of its period's buckets.
+ */
+
+/** What is counted. Add a metric here, write it with `bumpTrend`, and give it a source for rebuilds. */
+export type TrendMetric = 'votes';
+
+/** The periods of trend_windows (migration 0008), in hours. */
+export const TREND_PERIOD_HOURS = [24, 168] as const;
+export type TrendPeriodHours = (typeof TREND_PERIOD_HOURS)[number];
+
+export interface TrendBump {
+  metric: TrendMetric;
+  nameId: number;
+  /** When the event happened; it counts in the UTC hour it falls in. */
+  at: Date;
+  /** +1 for an event, -1 to take one back (e.g. a vote replaced by a newer cast). */
+  delta: number;
+  positiveDelta?: number;
+}
+
+export interface TrendEntry {
+  ens_name_id: number;
+  total: number;
+  positive: number;
+}
+
+const LOCK = sql`hashtext('trend_windows')`;
+
+export const hourOf = (at: Date): Date => new Date(Math.floor(at.getTime() / HOUR) * HOUR);
+
+/** The first hour a period should count at `now`. */
+const windowStart = (periodHours: number, now: Date): Date => new Date(hourOf(now).getTime() - periodHours * HOUR);
+
+/**
+ * Adds events to their hours and to the totals of the periods those hours are in. Call it in the
+ * transaction that writes the events. Events older than every period are not counted.
+ */
+export async function bumpTrends(trx: Transaction<Database>, bumps: readonly TrendBump[]): Promise<void> {
+  if (bumps.length === 0) return;
+  // Shared with other writers; a roll of the windows (exclusive) waits for this transaction to end.
+  await sql`SELECT pg_advisory_xact_lock_shared(${LOCK})`.execute(trx);
+  await sql`
+    WITH b AS (
+      SELECT hour, metric, ens_name_id, sum(total)::int AS total, sum(positive)::int AS positive
+      FROM unnest(${bumps.map((b) => hourOf(b.at).toISOString())}::timestamptz[], ${bumps.map((b) => b.metric)}::text[],
+        ${bumps.map((b) => b.nameId)}::bigint[], ${bumps.map((b) => b.delta)}::int[], ${bumps.map((b) => b.positiveDelta ?? 0)}::int[])
+        AS b(hour, metric, ens_name_id, total, positive)
+      WHERE hour >= (SELECT min(start_hour) FROM trend_windows)
+      GROUP BY 1, 2, 3
+    ), buckets AS (
+      INSERT INTO trend_buckets AS t (hour, metric, ens_name_id, total, positive) SELECT hour, metric, ens_name_id, total, positive FROM b
+      ON CONFLICT (hour, metric, ens_name_id) DO UPDATE SET total = t.total + excluded.total, positive = t.positive + excluded.positive
+    )
+    INSERT INTO trend_totals AS t (metric, period_hours, ens_name_id, total, positive)
+    SELECT b.metric, w.period_hours, b.ens_name_id, sum(b.total), sum(b.positive)
+    FROM b JOIN trend_windows w ON b.hour >= w.start_hour
+    GROUP BY 1, 2, 3
+    ON CONFLICT (metric, period_hours, ens_name_id) DO UPDATE SET total = t.total + excluded.total, positive = t.positive + excluded.positive
+  `.execute(trx);
+}
+
+/** One event (or, with a negative delta, one taken back); see `bumpTrends`. */
+export function bumpTrend(trx: Transaction<Database>, metric: TrendMetric, nameId: number, at: Date, delta: number, positiveDelta = 0): Promise<void> {
+  return bumpTrends(trx, [{ metric, nameId, at, delta, positiveDelta }]);
+}
+
+/**
+ * Moves each period's first hour to where it belongs at `now`, subtracting the hours that left,
+ * and deletes buckets older than every period. Cheap when nothing is due (one small read).
+ * Returns whether anything moved.
+ */
+export async function rollTrendWindows(db: Db, now = new Date()): Promise<boolean> {
+  const windows = await db.selectFrom('trend_windows').select(['period_hours', 'start_hour']).execute();
+  if (windows.every((w) => w.start_hour >= windowStart(w.period_hours, now))) return false;
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${LOCK})`.execute(trx);
+    let moved = false;
+    for (const w of await trx.selectFrom('trend_windows').select(['period_hours', 'start_hour']).execute()) {
+      const start = windowStart(w.period_hours, now);
+      if (w.start_hour >= start) continue;
+      moved = true;
+      const gone = sql`
+        SELECT metric, ens_name_id, sum(total)::int AS total, sum(positive)::int AS positive FROM trend_buckets
+        WHERE hour >= ${w.start_hour} AND hour < ${start} GROUP BY 1, 2`;
+      await sql`
+        UPDATE trend_totals t SET total = t.total - gone.total, positive = t.positive - gone.positive FROM (${gone}) gone
+        WHERE t.metric = gone.metric AND t.period_hours = ${w.period_hours} AND t.ens_name_id = gone.ens_name_id`.execute(trx);
+      await sql`
+        DELETE FROM trend_totals t USING (${gone}) gone
+        WHERE t.metric = gone.metric AND t.period_hours = ${w.period_hours} AND t.ens_name_id = gone.ens_name_id AND t.total = 0 AND t.positive = 0`.execute(trx);
+      await trx.updateTable('trend_windows').set({ start_hour: start }).where('period_hours', '=', w.period_hours).execute();
+    }
+    await sql`DELETE FROM trend_buckets WHERE hour < (SELECT min(start_hour) FROM trend_windows)`.execute(trx);
+    return moved;
+  });
+}
+
+/** Rolled this UTC hour, per database: a read rolls at most once an hour without asking. */
+const rolledHour = new WeakMap<Db, number>();
+
+/**
+ * The top names of a metric over a period: by total, then positive (both descending), then name
+ * id; names with a total of 0 are left out. Rolls the windows first when the hour changed, so
+ * the figures never depend on the job schedule.
+ */
+export async function topTrending(db: Db, metric: TrendMetric, periodHours: TrendPeriodHours, limit: number): Promise<TrendEntry[]> {
+  const hour = hourOf(new Date()).getTime();
+  if (rolledHour.get(db) !== hour) {
+    await rollTrendWindows(db);
+    rolledHour.set(db, hour);
+  }
+  return db
+    .selectFrom('trend_totals')
+    .select(['ens_name_id', 'total', 'positive'])
+    .where('metric', '=', metric)
+    .where('period_hours', '=', periodHours)
+    .where('total', '>', 0)
+    .orderBy('total', 'desc')
+    .orderBy('positive', 'desc')
+    .orderBy('ens_name_id', 'asc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * How to recompute a metric's buckets since `since` from the events it counts, for bulk loaders
+ * and repairs. A metric without a source keeps its buckets through a rebuild.
+ */
+const SOURCES: Partial<Record<TrendMetric, (trx: Transaction<Database>, since: Date) => Promise<unknown>>> = {
+  // Each user's latest cast on a name counts once, in the hour it was cast; a removal not at all.
+  votes: (trx, since) => sql`
+    INSERT INTO trend_buckets (hour, metric, ens_name_id, total, positive)
+    SELECT date_trunc('hour', cast_at, 'UTC'), 'votes', ens_name_id, count(*), count(*) FILTER (WHERE vote = 1)
+    FROM (
+      SELECT DISTINCT ON (user_id, ens_name_id) ens_name_id, vote, cast_at FROM vote_events
+      WHERE cast_at >= ${since} ORDER BY user_id, ens_name_id, cast_at DESC, id DESC
+    ) latest
+    WHERE vote <> 0
+    GROUP BY 1, 3`.execute(trx),
+};
+
+/** Recomputes the counters as of `now`: windows, the buckets of every metric with a source, all totals. */
+export async function rebuildTrends(db: Db, now = new Date()): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${LOCK})`.execute(trx);
+    for (const p of TREND_PERIOD_HOURS) {
+      await trx.updateTable('trend_windows').set({ start_hour: windowStart(p, now) }).where('period_hours', '=', p).execute();
+    }
+    const since = windowStart(Math.max(...TREND_PERIOD_HOURS), now);
+    await trx.deleteFrom('trend_buckets').where((eb) => eb.or([eb('hour', '<', since), eb('metric', 'in', Object.keys(SOURCES))])).execute();
+    for (const source of Object.values(SOURCES)) await source(trx, since);
+    await trx.deleteFrom('trend_totals').execute();
+    await sql`
+      INSERT INTO trend_totals (metric, period_hours, ens_name_id, total, positive)
+      SELECT b.metric, w.period_hours, b.ens_name_id, sum(b.total), sum(b.positive)
+      FROM trend_buckets b JOIN trend_windows w ON b.hour >= w.start_hour
+      GROUP BY 1, 2, 3
+      HAVING sum(b.total) <> 0 OR sum(b.positive) <> 0`.execute(trx);
+  });
+  rolledHour.delete(db);
+}
