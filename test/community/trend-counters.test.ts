@@ -87,7 +87,7 @@ describe('trend counters', () => {
         const seen = body(res).data.names.map((n: any) => ({ id: n.id, up: n.trending_metrics.period_upvotes, down: n.trending_metrics.period_downvotes }));
         assert.deepEqual(seen, await fromCasts(new Date(hourOf(new Date(end)).getTime() - hours * HOUR)), `${period} after ${JSON.stringify(ops)}`);
       }
-    }), { numRuns: 25 });
+    }), { numRuns: 15 });
   });
 
   it('a roll drops the hours that left a period and the buckets older than every period', async () => {
