@@ -10,6 +10,8 @@ import { sql, type Kysely } from 'kysely';
  * database with votes has its trending figures at once.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // The backfill reads a week of casts: longer than the API's statement timeout on a big database.
+  await sql`SET LOCAL statement_timeout = 0`.execute(db);
   await sql`
     CREATE TABLE trend_windows (
       period_hours integer PRIMARY KEY CHECK (period_hours > 0),
