@@ -42,7 +42,7 @@ export interface Config {
   readonly smtpTimeoutMs: number;
   /** First retry delay of a failed mail (doubling, with jitter, up to 10 retries). */
   readonly mailRetryDelaySeconds: number;
-  readonly llm: { readonly baseUrl: string | undefined; readonly apiKey: string | undefined; readonly model: string; readonly timeoutMs: number };
+  readonly llm: { readonly baseUrl: string | undefined; readonly apiKey: string | undefined; readonly model: string; readonly embeddingModel: string; readonly timeoutMs: number };
   readonly googleAds: {
     readonly baseUrl: string;
     readonly tokenUrl: string;
@@ -228,6 +228,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       baseUrl: url(env, 'LLM_BASE_URL', ['http:', 'https:']),
       apiKey: str(env, 'LLM_API_KEY'),
       model: str(env, 'LLM_MODEL') ?? 'gpt-4o-mini',
+      embeddingModel: str(env, 'LLM_EMBEDDING_MODEL') ?? 'text-embedding-3-small',
       timeoutMs: int(env, 'LLM_TIMEOUT_MS', 20_000, 100, 120_000),
     },
     googleAds: {

@@ -9,6 +9,18 @@ export const RelatedMeta = Type.Object({
   suggestionsCount: Type.Integer({ description: 'how many names were suggested for the query, before matching' }),
 });
 
+export const SemanticMeta = Type.Object({
+  timestamp: Timestamp,
+  expansionsCount: Type.Integer({ description: 'associated words the phrase was expanded into' }),
+  semanticTotal: Type.Integer({ description: 'names matched before paging' }),
+  provider: Type.Union([Type.Literal('openai-compatible'), Type.Literal('local-wordnet')], {
+    description: 'who expanded the phrase: the model server (LLM_BASE_URL) or the embedded WordNet generator',
+  }),
+  ranking: Type.Union([Type.Literal('embeddings'), Type.Literal('expansions'), Type.Literal('sort')], {
+    description: 'embeddings: by the model server\'s vectors; expansions: topic words, then expansions, then compounds (no model server, or it failed); sort: by sortBy',
+  }),
+});
+
 export const NameParam = Type.Object({
   name: Type.String({ description: 'ENS name or label, 1 to 40 characters; `.eth` is stripped', examples: ['apple.eth'] }),
 });

@@ -237,6 +237,13 @@ export interface EthUsdPricesTable {
   price_usd: Numeric;
 }
 
+export interface LabelEmbeddingsTable {
+  model: string;
+  label: string;
+  embedding: number[];
+  created_at: CreatedAt;
+}
+
 export interface SyncStateTable {
   key: string;
   value: Json<unknown>;
@@ -293,6 +300,7 @@ export interface Database {
   trend_windows: TrendWindowsTable;
   trend_buckets: TrendBucketsTable;
   trend_totals: TrendTotalsTable;
+  label_embeddings: LabelEmbeddingsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/client.js';
 
 /** What a cached generation answers: related search texts, or recommendations for a label. */
-export type SuggestionKind = 'related' | 'recommendations';
+export type SuggestionKind = 'related' | 'recommendations' | 'semantic';
 
 /**
  * The database tier of the suggestion cache (ai_suggestions): a generation is kept for days so

@@ -3,7 +3,8 @@ import { RecommendationsService } from '../../../services/recommendations.servic
 import { RelatedSearchService } from '../../../services/related.service.js';
 import { Envelope, errors } from '../../../contracts/common.js';
 import { RelatedQuery, SearchPage } from '../../../contracts/search.js';
-import { NameParam, RATE_PER_MINUTE, Recommendations, RelatedMeta, scenarioTable, TimestampMeta } from '../../../contracts/ai.js';
+import { NameParam, RATE_PER_MINUTE, Recommendations, RelatedMeta, scenarioTable, SemanticMeta, TimestampMeta } from '../../../contracts/ai.js';
+import { SemanticSearchService } from '../../../services/semantic.service.js';
 import { setCacheHeaders } from './cache-headers.js';
 
 const RELATED_DESCRIPTION = `
@@ -19,6 +20,18 @@ Filters, \`sortBy\` and \`sortOrder\` are those of \`GET /api/v1/search\` (brack
 without \`sortBy\` (or with \`relevance\`) results keep the suggestions' order. Pagination style B
 inside \`data\`; \`meta.suggestionsCount\` counts the suggestions before matching. Rate limit: 30
 requests per minute per IP (429 RATE_LIMITED with Retry-After).
+`.trim();
+
+const SEMANTIC_DESCRIPTION = `
+A phrase (\`names about the ocean\`) → names the marketplace has. Its topic words are expanded into
+about 30 associated words (the model server's chat with \`LLM_BASE_URL\`, else the embedded WordNet
+generator; expansions kept 30 days); candidates are names whose label is a topic word or an
+expansion, and up to 200 names containing a topic word. With a model server they are ranked by the
+cosine similarity of their label's embedding (\`/embeddings\`, \`LLM_EMBEDDING_MODEL\`) to the
+phrase's; without one, topic words first, then expansions, then compounds. \`meta.provider\` says
+which answered. Only expanding a new phrase through the model server needs a signed-in caller
+(401 UNAUTHORIZED otherwise); the embedded generator answers anyone. Filters, \`sortBy\` and
+\`sortOrder\` as \`GET /api/v1/search\`. Rate limit: 30 requests per minute per IP.
 `.trim();
 
 export const aiRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -41,6 +54,23 @@ export const aiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.header('vary', 'Authorization');
     setCacheHeaders(reply, page.cache, page.maxAgeSeconds, request.user ? 'private' : 'public');
     return { success: true as const, data: { results: page.results, pagination: page.pagination }, meta: { timestamp: new Date().toISOString(), suggestionsCount: page.suggestionsCount } };
+  });
+
+  const semantic = new SemanticSearchService(app.deps);
+  app.get('/ai/search/semantic', {
+    config: { auth: 'optional', cacheSeconds: 15, rateLimit: RATE_PER_MINUTE(30) },
+    schema: {
+      tags: ['ai'],
+      summary: 'Semantic search: a phrase to names that exist, with global search filters and sorts',
+      description: SEMANTIC_DESCRIPTION,
+      querystring: RelatedQuery,
+      response: { 200: Envelope(SearchPage, SemanticMeta), ...errors('VALIDATION_ERROR', 'UNAUTHORIZED', 'RATE_LIMITED') },
+    },
+  }, async (request, reply) => {
+    const page = await semantic.search(request.query, request.user);
+    reply.header('vary', 'Authorization');
+    reply.header('cache-control', `${request.user ? 'private' : 'public'}, max-age=15`);
+    return { success: true as const, data: { results: page.results, pagination: page.pagination }, meta: { timestamp: new Date().toISOString(), expansionsCount: page.expansionsCount, semanticTotal: page.semanticTotal, provider: page.provider, ranking: page.ranking } };
   });
 
   app.get('/ai-recommendations/:name', {
