@@ -271,6 +271,34 @@ export interface TrendTotalsTable {
   positive: ColumnType<number, number | undefined, number>;
 }
 
+export interface ActivityEventsTable {
+  id: Generated<number>;
+  event_type: string;
+  ens_name_id: number;
+  actor_address: string | null;
+  counterparty_address: string | null;
+  price_wei: Numeric | null;
+  currency_address: string | null;
+  platform: Generated<string>;
+  chain_id: Generated<number>;
+  transaction_hash: string | null;
+  block_number: number | null;
+  log_index: number | null;
+  metadata: ColumnType<Record<string, unknown>, string | undefined, never>;
+  created_at: CreatedAt;
+}
+
+export interface NameViewsDailyTable {
+  ens_name_id: number;
+  day: ColumnType<Date, string, string>;
+  viewer: string;
+}
+
+export interface NameViewCountsTable {
+  ens_name_id: number;
+  views: ColumnType<number, number | bigint, number | bigint>;
+}
+
 /**
  * Later migrations add their tables by augmenting this interface from their own module:
  * `declare module '../db/schema.js' { interface Database { my_table: MyTable } }`.
@@ -301,6 +329,9 @@ export interface Database {
   trend_buckets: TrendBucketsTable;
   trend_totals: TrendTotalsTable;
   label_embeddings: LabelEmbeddingsTable;
+  activity_events: ActivityEventsTable;
+  name_views_daily: NameViewsDailyTable;
+  name_view_counts: NameViewCountsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Deps } from '../container.js';
 import { AppError } from '../errors.js';
+import { recordActivity } from '../history/index.js';
 import { cached } from '../infra/cache.js';
 import { InvalidNameError, parseEthName } from '../lib/ens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
@@ -91,6 +92,8 @@ export class VoteService {
         ...(current ? [{ metric: 'votes' as const, nameId: target.id, at: current.updated_at, delta: -1, positiveDelta: current.vote === 1 ? -1 : 0 }] : []),
         ...(vote !== 0 ? [{ metric: 'votes' as const, nameId: target.id, at: now, delta: 1, positiveDelta: vote === 1 ? 1 : 0 }] : []),
       ]);
+      const voter = await trx.selectFrom('users').select('address').where('id', '=', userId).executeTakeFirstOrThrow();
+      await recordActivity(trx, { type: 'vote', ensNameId: target.id, actor: voter.address, at: now, metadata: { vote, previous_vote: previous } });
 
       const up = (vote === 1 ? 1 : 0) - (previous === 1 ? 1 : 0);
       const down = (vote === -1 ? 1 : 0) - (previous === -1 ? 1 : 0);

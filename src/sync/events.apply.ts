@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
 import { numberToHex } from 'viem';
 import type { Executor } from '../db/client.js';
+import { recordActivity } from '../history/index.js';
 import { InvalidNameError, parseEthName, type EthName } from '../lib/ens.js';
 import { ItemType } from '../lib/seaport.js';
 import type { ChainEvent, ContractSet, SeaportItem } from './events.decode.js';
 import { applyNameState, insertNames, ownerOrNull, unixToDate, type NameState } from './names.store.js';
+import { applyAndLogTransfer, chainRef } from './events.activity.js';
 import type { OrderEffects } from './order-effects.js';
 
 /** What one range of events did. */
@@ -113,6 +115,10 @@ export async function applyEvents(trx: Executor, events: readonly ChainEvent[], 
           cost_wei: e.cost.toString(), referrer: e.referrer, expiry_date: expiry,
         });
         counts.registrations++;
+        await recordActivity(trx, {
+          type: 'registration', ensNameId: row.id, actor: e.owner, priceWei: e.cost, ...chainRef(e, time),
+          metadata: { expiry_date: expiry?.toISOString() ?? null, referrer: e.referrer },
+        });
         await applyNameState(trx, row, { owner: ownerOrNull(e.owner), registrationDate: time, expiryDate: expiry }, position, effects, now);
         break;
       }
@@ -127,6 +133,10 @@ export async function applyEvents(trx: Executor, events: readonly ChainEvent[], 
           cost_wei: e.cost.toString(), referrer: e.referrer, expiry_date: expiry,
         });
         counts.renewals++;
+        await recordActivity(trx, {
+          type: 'renewal', ensNameId: row.id, actor: senderOf(ctx, e.tx), priceWei: e.cost, ...chainRef(e, timeOf(e.block)),
+          metadata: { expiry_date: expiry?.toISOString() ?? null, referrer: e.referrer },
+        });
         await applyNameState(trx, row, { expiryDate: expiry }, position, effects, now);
         break;
       }
@@ -144,7 +154,7 @@ export async function applyEvents(trx: Executor, events: readonly ChainEvent[], 
         }
         // Into the NameWrapper: the wrapper's own TransferSingle (next) names the holder.
         const change = e.to === contracts.nameWrapper ? { wrapped: true } : { owner: ownerOrNull(e.to), wrapped: false };
-        await applyNameState(trx, row, change, position, effects, now);
+        await applyAndLogTransfer(trx, row, change, e, timeOf(e.block), effects, now);
         counts.transfers++;
         break;
       }
@@ -154,7 +164,7 @@ export async function applyEvents(trx: Executor, events: readonly ChainEvent[], 
         for (const id of e.ids) {
           const row = byNamehash.get(hex32(id));
           if (!row) continue;
-          await applyNameState(trx, row, { owner: ownerOrNull(e.to), wrapped: true }, position, effects, now);
+          await applyAndLogTransfer(trx, row, { owner: ownerOrNull(e.to), wrapped: true }, e, timeOf(e.block), effects, now);
           counts.transfers++;
         }
         break;
@@ -278,6 +288,9 @@ async function referRenewal(
     ens_name_id: ensNameId, kind: 'renewal', actor_address: sender, tx_hash: e.tx, log_index: e.logIndex,
     block_number: e.block, block_time: time, duration_seconds: duration, cost_wei: e.cost.toString(), referrer: e.referrer, expiry_date: null,
   });
+  await recordActivity(trx, {
+    type: 'renewal', ensNameId, actor: sender, priceWei: e.cost, ...chainRef(e, time), metadata: { duration_seconds: duration, referrer: e.referrer },
+  });
 }
 
 /**
@@ -333,6 +346,10 @@ async function recordFill(
     })
     .onConflict((oc) => oc.columns(['tx_hash', 'log_index']).doNothing())
     .execute();
+  await recordActivity(trx, {
+    type: 'sale', ensNameId: row.id, actor: seller, counterparty: buyer, priceWei, currency, platform: 'seaport',
+    txHash: e.tx, block: e.block, logIndex: e.logIndex, at: soldAt, metadata: { order_hash: e.orderHash },
+  });
   await trx
     .updateTable('ens_names')
     .set({ last_sale_date: soldAt, last_sale_price_wei: priceWei, last_sale_currency: currency, updated_at: new Date() })

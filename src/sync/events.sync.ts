@@ -87,7 +87,8 @@ export async function syncEvents(
     }
 
     const events = logs.map((l) => decodeLog(l, contracts)).filter((e): e is ChainEvent => e !== undefined && (e.kind !== 'fulfilled' || isEnsFill(e, contracts)));
-    const needTime = events.filter((e) => e.kind === 'registered' || e.kind === 'renewed' || e.kind === 'renewal-referred' || e.kind === 'fulfilled');
+    // Transfers too: the activity log dates each ownership change by its block.
+    const needTime = events.filter((e) => e.kind !== 'cancelled' && e.kind !== 'counter');
     const needSender = events.filter((e) => e.kind === 'renewed' || e.kind === 'renewal-referred');
     const [blockTimes, txSenders] = await Promise.all([
       reader.blockTimes(needTime.map((e) => e.block)),

@@ -16,6 +16,8 @@ import { notificationRoutes } from './notifications/notifications.routes.js';
 import { trendingRoutes } from './trending/trending.routes.js';
 import { verificationRoutes } from './verification/verification.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
+import { activityRoutes } from './activity/activity.routes.js';
+import { feedRoutes } from './feed/feed.routes.js';
 
 /** Every /api/v1 route module, one line each. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -36,4 +38,6 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(searchRoutes);
   await app.register(aiRoutes);
   await app.register(googleMetricsRoutes);
+  await app.register(activityRoutes);
+  await app.register(feedRoutes);
 };

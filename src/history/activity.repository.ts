@@ -1,0 +1,110 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../db/client.js';
+import { cappedCount, HISTORY_WINDOW } from './window.js';
+
+/** What a page of the log is narrowed to; every field optional, all combined with AND. */
+export interface ActivityFilter {
+  types?: readonly string[];
+  platform?: string;
+  /** a club's name, or 'any' for names in at least one club */
+  club?: string;
+  ensNameId?: number;
+  /** as actor or counterparty */
+  address?: string;
+  /** names owned by this address (the feed) */
+  ownedBy?: string;
+}
+
+export interface ActivityRow {
+  id: number;
+  ens_name_id: number;
+  event_type: string;
+  actor_address: string | null;
+  counterparty_address: string | null;
+  platform: string;
+  chain_id: number;
+  price_wei: string | null;
+  currency_address: string | null;
+  transaction_hash: string | null;
+  block_number: number | null;
+  log_index: number | null;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+  name: string;
+  token_id: string;
+  clubs: string[];
+}
+
+const and = (conds: RawBuilder<unknown>[]) => (conds.length === 0 ? sql`TRUE` : sql.join(conds, sql` AND `));
+
+/**
+ * Conditions other than the address. The club and owner filters name a set of names; the
+ * planner either walks the log in id order checking each name, or (for a small set) reads each
+ * name's newest events from activity_events_name_idx.
+ */
+function conditions(f: ActivityFilter): RawBuilder<unknown>[] {
+  const c: RawBuilder<unknown>[] = [];
+  if (f.types && f.types.length > 0) c.push(sql`event_type = ANY(${[...f.types]}::text[])`);
+  if (f.platform !== undefined) c.push(sql`platform = ${f.platform}`);
+  if (f.ensNameId !== undefined) c.push(sql`ens_name_id = ${f.ensNameId}`);
+  if (f.club === 'any') c.push(sql`ens_name_id IN (SELECT id FROM ens_names WHERE clubs <> '{}')`);
+  else if (f.club !== undefined) c.push(sql`ens_name_id IN (SELECT id FROM ens_names WHERE clubs @> ARRAY[${f.club}]::text[])`);
+  if (f.ownedBy !== undefined) c.push(sql`ens_name_id IN (SELECT id FROM ens_names WHERE owner_address = ${f.ownedBy})`);
+  return c;
+}
+
+/**
+ * The ids of one page, newest first, and the matching total up to the window. An address
+ * filter reads the actor and the counterparty indexes separately (each bounded by the page's
+ * end) and merges them, instead of an OR that no single index serves.
+ */
+export async function activityIds(db: Executor, f: ActivityFilter, offset: number, limit: number): Promise<{ ids: number[]; total: number; capped: boolean }> {
+  const conds = conditions(f);
+  let source: RawBuilder<unknown>;
+  if (f.address !== undefined) {
+    const end = offset + limit;
+    const bound = HISTORY_WINDOW + 1;
+    const side = (column: 'actor_address' | 'counterparty_address', n: number) =>
+      sql`(SELECT id FROM activity_events WHERE ${sql.ref(column)} = ${f.address} AND ${and(conds)} ORDER BY id DESC LIMIT ${n})`;
+    source = sql`(SELECT id FROM ${side('actor_address', end)} a UNION SELECT id FROM ${side('counterparty_address', end)} c) p`;
+    const countSource = sql`(SELECT id FROM ${side('actor_address', bound)} a UNION SELECT id FROM ${side('counterparty_address', bound)} c) p`;
+    const [rows, count] = await Promise.all([
+      sql<{ id: number }>`SELECT id FROM ${source} ORDER BY id DESC OFFSET ${offset} LIMIT ${limit}`.execute(db),
+      cappedCount(db, countSource, sql`TRUE`),
+    ]);
+    return { ids: rows.rows.map((r) => r.id), ...count };
+  }
+  const where = and(conds);
+  const [rows, count] = await Promise.all([
+    sql<{ id: number }>`SELECT id FROM activity_events WHERE ${where} ORDER BY id DESC OFFSET ${offset} LIMIT ${limit}`.execute(db),
+    cappedCount(db, sql`activity_events`, where),
+  ]);
+  return { ids: rows.rows.map((r) => r.id), ...count };
+}
+
+/** The events of `ids` with their names, in the order of `ids`. */
+export async function loadActivity(db: Executor, ids: readonly number[]): Promise<ActivityRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('activity_events as a')
+    .innerJoin('ens_names as n', 'n.id', 'a.ens_name_id')
+    .select([
+      'a.id', 'a.ens_name_id', 'a.event_type', 'a.actor_address', 'a.counterparty_address', 'a.platform', 'a.chain_id',
+      'a.price_wei', 'a.currency_address', 'a.transaction_hash', 'a.block_number', 'a.log_index', 'a.metadata', 'a.created_at',
+      'n.name', 'n.token_id', 'n.clubs',
+    ])
+    .where('a.id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The chain history of one name (registrations, renewals, transfers, sales), oldest first. */
+export async function nameHistory(db: Executor, ensNameId: number, types: readonly string[], offset: number, limit: number): Promise<{ rows: ActivityRow[]; total: number }> {
+  const where = sql`ens_name_id = ${ensNameId} AND event_type = ANY(${[...types]}::text[])`;
+  const [page, count] = await Promise.all([
+    sql<{ id: number }>`SELECT id FROM activity_events WHERE ${where} ORDER BY created_at, id OFFSET ${offset} LIMIT ${limit}`.execute(db),
+    cappedCount(db, sql`activity_events`, where),
+  ]);
+  return { rows: await loadActivity(db, page.rows.map((r) => r.id)), total: count.total };
+}

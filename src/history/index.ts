@@ -1,0 +1,7 @@
+/**
+ * Market history: the activity log and what reads it (names, sales, activity, the feed), and the
+ * name page view counter. Other modules write the log only through `recordActivity`, inside the
+ * transaction of the change that causes the event.
+ */
+export { ACTIVITY_EVENT_TYPES, recordActivity, type ActivityEventType, type ActivityInput } from './activity.js';
+export { ActivityService, type ActivityQuery, type ActivityPage } from './activity.service.js';
