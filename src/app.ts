@@ -6,15 +6,21 @@ import { randomUUID } from 'node:crypto';
 import type { Container } from './container.js';
 import { parseQueryString } from './lib/querystring.js';
 import { authPlugin } from './plugins/auth.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { httpPlugin } from './plugins/http.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { routeContractPlugin } from './plugins/route-contract.js';
+import { isUint256 } from './lib/wei.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { v1Routes } from './routes/v1/index.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** What browsers may send: every method and request header the API reads. */
+export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+export const CORS_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id'];
 
 export type App = FastifyInstance;
 
@@ -29,19 +35,28 @@ export async function buildApp(container: Container): Promise<App> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    // format `uint256`: amounts above 2^256 − 1 are refused
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false, formats: { uint256: isUint256 } } },
+    // responses are not validated; the serializer's own validator only needs to know the format exists
+    serializerOpts: { ajv: { formats: { uint256: true } } },
+    frameworkErrors,
+    clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500, querystringParser: parseQueryString },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', container);
 
   await app.register(errorsPlugin);
+  await app.register(routeContractPlugin);
   await app.register(httpPlugin);
   await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } });
   await app.register(cors, {
     origin: config.corsOrigins === true ? true : [...config.corsOrigins],
     // Bearer tokens, not cookies: browsers need no credentialed requests, so none are allowed.
     credentials: false,
+    methods: CORS_METHODS,
+    allowedHeaders: CORS_HEADERS,
+    maxAge: 600,
     exposedHeaders: ['x-request-id', 'x-cache', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
   });
   await app.register(metricsPlugin);

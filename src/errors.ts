@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   INVALID_MESSAGE: 400,
   NOT_OWNER: 400,
   UNSUPPORTED_CURRENCY: 400,
+  BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
@@ -27,13 +28,16 @@ export const ERROR_STATUS = {
   USER_NOT_FOUND: 404,
   CART_ITEM_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   DUPLICATE_ORDER: 409,
   INVALID_STATE: 409,
   ALREADY_IN_CART: 409,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   VERIFICATION_FAILED: 500,
   RESEND_FAILED: 500,
@@ -51,6 +55,8 @@ const DEFAULT_MESSAGE: Partial<Record<ErrorCode, string>> = {
   RATE_LIMITED: 'Too many requests, slow down',
   SERVICE_UNAVAILABLE: 'Service unavailable',
   BAD_GATEWAY: 'Upstream request failed',
+  HEADERS_TOO_LARGE: 'Request headers (or the URL) are too large',
+  REQUEST_TIMEOUT: 'The request took too long to arrive',
 };
 
 export interface ErrorDetails {

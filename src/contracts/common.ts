@@ -5,13 +5,13 @@ import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 
 /** Shared schema primitives; every route builds on these so a field is described once. */
 export const Address = Type.String({ pattern: ADDRESS_PATTERN, description: '0x followed by 40 hex characters', examples: ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'] });
-export const Wei = Type.String({ pattern: WEI_PATTERN, description: 'amount in wei, decimal string', examples: ['1000000000000000000'] });
+export const Wei = Type.String({ pattern: WEI_PATTERN, format: 'uint256', description: 'amount in wei, decimal string, at most 2^256 − 1', examples: ['1000000000000000000'] });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 export const EnsNameParam = Type.String({ minLength: 1, maxLength: 255, description: 'ENS name, with or without .eth', examples: ['vitalik.eth'] });
 export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 export const IdParams = Type.Object({ id: Id });
-export const Page = Type.Integer({ minimum: 1, default: 1, description: 'page number, from 1' });
+export const Page = Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1, description: 'page number, from 1' });
 export const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'items per page, 1 to 100' });
 export const SortOrder = Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' });
 

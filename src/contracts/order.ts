@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { Address } from './common.js';
 
 /** A uint256 as seaport-js sends it: decimal, or 0x hex (salts often are). */
-const Uint = Type.String({ pattern: '^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$', description: 'uint256 as a decimal or 0x-hex string' });
+const Uint = Type.String({ pattern: '^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$', format: 'uint256', description: 'uint256 as a decimal or 0x-hex string' });
 const Bytes32 = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' });
 
 const Item = {

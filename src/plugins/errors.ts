@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../errors.js';
 import { meta } from '../lib/envelope.js';
 
@@ -28,6 +30,11 @@ function allowedValues(issues: ValidationIssue[], first: ValidationIssue | undef
   return allowed.length > 0 ? allowed : undefined;
 }
 
+const BY_STATUS: Record<number, ErrorCode> = {
+  401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 408: 'REQUEST_TIMEOUT',
+  413: 'PAYLOAD_TOO_LARGE', 414: 'URI_TOO_LONG', 415: 'UNSUPPORTED_MEDIA_TYPE', 431: 'HEADERS_TOO_LARGE',
+};
+
 /** Maps anything thrown to our code catalogue. Unknown errors become INTERNAL_ERROR. */
 function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error;
@@ -51,13 +58,17 @@ function toAppError(error: FastifyError | AppError | Error): AppError {
       return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type; send application/json');
+    case 'FST_ERR_BAD_URL':
+      return new AppError('VALIDATION_ERROR', 'The URL is not valid (bad percent-encoding)', { field: 'url' });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('URI_TOO_LONG', 'A path parameter is too long', { field: 'params' });
     default:
       break;
   }
   if (fe.statusCode === 429) return new AppError('RATE_LIMITED', fe.message);
   if (fe.statusCode !== undefined && fe.statusCode >= 400 && fe.statusCode < 500) {
-    const byStatus: Record<number, ErrorCode> = { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
-    return new AppError(byStatus[fe.statusCode] ?? 'VALIDATION_ERROR', fe.message);
+    const code = BY_STATUS[fe.statusCode];
+    return code ? new AppError(code, fe.message) : new AppError('VALIDATION_ERROR', fe.message, { field: 'request' });
   }
   return new AppError('INTERNAL_ERROR');
 }
@@ -90,3 +101,34 @@ export const errorsPlugin = fp(async (app) => {
     return reply.code(404).send(errorBody(new AppError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`)));
   });
 }, { name: 'errors' });
+
+/**
+ * Fastify's `frameworkErrors`: a URL that cannot be decoded or a path parameter over
+ * `maxParamLength` is refused before routing, so the error handler never sees it.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const appError = toAppError(error);
+  request.log.info({ code: appError.code, reqId: request.id }, appError.message);
+  void reply.code(appError.statusCode).header('cache-control', 'no-store').send(errorBody(appError));
+}
+
+/**
+ * Fastify's `clientErrorHandler` (the server's `clientError` event): what Node's HTTP parser
+ * refuses (headers over the limit, a malformed request line, a slow request) never becomes a
+ * request, so the envelope is written on the socket by hand.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const code: ErrorCode =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : 'BAD_REQUEST';
+  const appError = new AppError(code, code === 'BAD_REQUEST' ? 'Malformed HTTP request' : undefined);
+  this.log.debug({ err: error, code }, 'client error');
+  if (socket.writable) {
+    const json = JSON.stringify(errorBody(appError));
+    socket.write(
+      `HTTP/1.1 ${appError.statusCode} ${STATUS_CODES[appError.statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(json)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${json}`,
+    );
+  }
+  socket.destroy(error);
+}

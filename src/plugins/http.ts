@@ -1,4 +1,6 @@
 import fp from 'fastify-plugin';
+import { AppError } from '../errors.js';
+import { jsonNesting, MAX_JSON_NESTING } from '../lib/nesting.js';
 import './types.js';
 
 /**
@@ -12,6 +14,10 @@ export const httpPlugin = fp(async (app) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);
+      return;
+    }
+    if (jsonNesting(text, MAX_JSON_NESTING) > MAX_JSON_NESTING) {
+      done(new AppError('VALIDATION_ERROR', `Body nests deeper than ${MAX_JSON_NESTING} levels`, { field: 'body' }), undefined);
       return;
     }
     void defaultJson(request, text, done);

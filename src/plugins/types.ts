@@ -1,4 +1,5 @@
 import type { Deps } from '../container.js';
+import type { ErrorCode } from '../errors.js';
 import type { AuthUser } from '../services/tokens.js';
 
 export type AuthLevel = 'required' | 'optional' | 'none';
@@ -9,6 +10,8 @@ declare module 'fastify' {
     auth?: AuthLevel;
     /** Seconds a client or proxy may cache a successful GET; absent means `no-store`. */
     cacheSeconds?: number;
+    /** The code of a malformed request (NUL, bad JSON) on this route; default VALIDATION_ERROR. */
+    inputError?: ErrorCode;
   }
   interface FastifyRequest {
     /** The caller when a valid bearer token was sent, else null. */

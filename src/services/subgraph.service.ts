@@ -1,6 +1,7 @@
 import { GraphQLError, Kind, parse, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Deps } from '../container.js';
 import { AppError } from '../errors.js';
+import { graphqlNesting } from '../lib/nesting.js';
 import { createSubgraphClient, SubgraphError, type GraphQLRequest, type SubgraphClient } from '../providers/subgraph/client.js';
 
 /** Limits of a relayed query (a public relay must not be an amplifier). */
@@ -13,6 +14,8 @@ export const SUBGRAPH_LIMITS = {
   maxDepth: 10,
   /** fields selected in total, fragments expanded and aliases counted */
   maxFields: 1_000,
+  /** brackets of any kind (`{`, `[`, `(`) inside one another, counted before parsing: the parser recurses */
+  maxNesting: 32,
 } as const;
 
 function invalid(message: string, field = 'body'): AppError {
@@ -35,6 +38,9 @@ export function parseRelayRequest(body: unknown): GraphQLRequest {
   if (query.length > SUBGRAPH_LIMITS.maxQueryLength) throw invalid(`"query" is longer than ${SUBGRAPH_LIMITS.maxQueryLength} characters`, 'body.query');
   if (variables !== undefined && variables !== null && !isPlainObject(variables)) throw invalid('"variables" must be an object', 'body.variables');
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') throw invalid('"operationName" must be a string', 'body.operationName');
+  if (graphqlNesting(query, SUBGRAPH_LIMITS.maxNesting) > SUBGRAPH_LIMITS.maxNesting) {
+    throw invalid(`"query" nests brackets deeper than ${SUBGRAPH_LIMITS.maxNesting} levels`, 'body.query');
+  }
 
   let document: DocumentNode;
   try {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../../errors.js';
+import { jsonNesting, MAX_JSON_NESTING } from '../../../lib/nesting.js';
 import { SubgraphService } from '../../../services/subgraph.service.js';
 import { errors } from '../../../contracts/common.js';
 import { RelayBody, RelayResponse } from '../../../contracts/subgraph.js';
@@ -17,6 +18,10 @@ export const subgraphRoutes: FastifyPluginAsyncTypebox = async (app) => {
       done(null, undefined);
       return;
     }
+    if (jsonNesting(text, MAX_JSON_NESTING) > MAX_JSON_NESTING) {
+      done(new AppError('INVALID_REQUEST', `Body nests deeper than ${MAX_JSON_NESTING} levels`, { field: 'body' }), undefined);
+      return;
+    }
     try {
       done(null, JSON.parse(text));
     } catch {
@@ -25,7 +30,7 @@ export const subgraphRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/subgraph', {
-    config: { rateLimit: RELAY_RATE },
+    config: { rateLimit: RELAY_RATE, inputError: 'INVALID_REQUEST' },
     schema: {
       tags: ['subgraph'],
       summary: 'GraphQL pass-through to the ENS subgraph',

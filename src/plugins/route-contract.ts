@@ -1,0 +1,109 @@
+import fp from 'fastify-plugin';
+import type { FastifySchema, RouteOptions } from 'fastify';
+import type { TSchema } from 'typebox';
+import { AppError, type ErrorCode } from '../errors.js';
+import { errors } from '../routes/schemas/common.js';
+import './types.js';
+
+/**
+ * What every route's contract gets without saying it, in one place so no route can forget:
+ * request schemas bounded (an unbounded integer reaches PostgreSQL as an out-of-range value and
+ * fails there as a 500), every string free of NUL (PostgreSQL refuses it in text and jsonb), and
+ * the error statuses any route can answer declared in its OpenAPI entry with the envelope schema.
+ */
+
+/** Bounds for request integers and strings whose schema states none. */
+export const INPUT_BOUNDS = { minInteger: -2_147_483_648, maxInteger: 2_147_483_647, maxStringLength: 4096 } as const;
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Data, not schemas: never rewritten. */
+const DATA_KEYWORDS = new Set(['examples', 'default', 'const', 'enum', 'description']);
+
+type Json = Record<string, unknown>;
+
+/** A copy of a request schema with every integer and string bounded (TypeBox's hidden keys kept). */
+export function boundedSchema<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(boundedSchema) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy = Object.create(Object.getPrototypeOf(schema) as object, Object.getOwnPropertyDescriptors(schema)) as Json;
+  for (const [key, value] of Object.entries(copy)) if (!DATA_KEYWORDS.has(key)) copy[key] = boundedSchema(value);
+  if (copy.type === 'integer') {
+    if (copy.maximum === undefined && copy.exclusiveMaximum === undefined) copy.maximum = INPUT_BOUNDS.maxInteger;
+    if (copy.minimum === undefined && copy.exclusiveMinimum === undefined) copy.minimum = INPUT_BOUNDS.minInteger;
+  }
+  if (copy.type === 'string' && copy.maxLength === undefined) copy.maxLength = INPUT_BOUNDS.maxStringLength;
+  return copy as T;
+}
+
+/** The error codes a route can answer whatever its handler does, from its shape and config. */
+export function commonErrorCodes(route: Pick<RouteOptions, 'method' | 'schema' | 'config'>): ErrorCode[] {
+  const methods = [route.method].flat();
+  const takesBody = methods.some((m) => BODY_METHODS.has(m));
+  const schema = route.schema ?? {};
+  const codes: ErrorCode[] = ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+  if (takesBody || schema.querystring || schema.params || schema.body || schema.headers) codes.push(route.config?.inputError ?? 'VALIDATION_ERROR');
+  if (takesBody) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  // a path parameter that does not route (an encoded slash, a bad escape) ends in the not-found handler
+  if (schema.params) codes.push('NOT_FOUND', 'URI_TOO_LONG');
+  const auth = route.config?.auth ?? 'none';
+  if (auth !== 'none') codes.push('UNAUTHORIZED');
+  if (route.config?.rateLimit) codes.push('RATE_LIMITED');
+  return codes;
+}
+
+/** The route's schema with bounded input and every common error status declared (the route's own declarations win). */
+export function withContract(route: Pick<RouteOptions, 'method' | 'schema' | 'config'>): FastifySchema {
+  const schema = { ...route.schema } as FastifySchema & { response?: Record<string, TSchema> };
+  for (const part of ['params', 'querystring', 'body', 'headers'] as const) {
+    if (schema[part] !== undefined) schema[part] = boundedSchema(schema[part]);
+  }
+  const response: Record<string, unknown> = { ...schema.response };
+  for (const [status, body] of Object.entries(errors(...commonErrorCodes(route)))) response[status] ??= body;
+  schema.response = response as Record<string, TSchema>;
+  return schema;
+}
+
+/** Where a NUL character hides in a request part (a value or a key), as a field path; undefined when nowhere. */
+export function nulField(path: string, value: unknown): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes('\u0000')) return path;
+    const found = nulField(`${path}.${key}`, inner);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const DECIMAL = /^-?[0-9]{1,300}(\.[0-9]{1,300})?$/;
+
+/**
+ * A query or path number that is not a plain decimal (`Infinity`, `1e309`, `0x10`): the validator
+ * coerces such strings to numbers and then skips its bounds for non-finite ones, so it is refused here.
+ */
+export function nonDecimalField(part: string, schema: unknown, values: unknown): string | undefined {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
+  if (!properties || values === null || typeof values !== 'object') return undefined;
+  for (const [key, property] of Object.entries(properties)) {
+    if (property.type !== 'integer' && property.type !== 'number') continue;
+    const raw = (values as Record<string, unknown>)[key];
+    if ([raw].flat().some((v) => typeof v === 'string' && !DECIMAL.test(v))) return `${part}.${key}`;
+  }
+  return undefined;
+}
+
+export const routeContractPlugin = fp(async (app) => {
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
+    route.schema = withContract(route);
+  });
+
+  // A global guard rather than a pattern per string: it also covers free-form JSON (orders, variables).
+  app.addHook('preValidation', async (request) => {
+    const field = nulField('params', request.params) ?? nulField('query', request.query) ?? nulField('body', request.body);
+    if (field) throw new AppError(request.routeOptions.config.inputError ?? 'VALIDATION_ERROR', `${field} must not contain NUL characters`, { field });
+    const schema = request.routeOptions.schema;
+    const number = nonDecimalField('params', schema?.params, request.params) ?? nonDecimalField('query', schema?.querystring, request.query);
+    if (number) throw new AppError('VALIDATION_ERROR', `${number} must be a decimal number`, { field: number });
+  });
+}, { name: 'route-contract' });
