@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
 import { AppError, type ErrorCode } from '../errors.js';
-import { errors } from '../routes/schemas/common.js';
+import { errors } from '../contracts/common.js';
 import './types.js';
 
 /**
