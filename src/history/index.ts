@@ -5,3 +5,4 @@
  */
 export { ACTIVITY_EVENT_TYPES, recordActivity, type ActivityEventType, type ActivityInput } from './activity.js';
 export { ActivityService, type ActivityQuery, type ActivityPage } from './activity.service.js';
+export { SalesService, type SalesPage } from './sales.service.js';

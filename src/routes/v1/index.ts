@@ -18,6 +18,7 @@ import { verificationRoutes } from './verification/verification.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
 import { activityRoutes } from './activity/activity.routes.js';
 import { feedRoutes } from './feed/feed.routes.js';
+import { salesRoutes } from './sales/sales.routes.js';
 
 /** Every /api/v1 route module, one line each. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -40,4 +41,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(googleMetricsRoutes);
   await app.register(activityRoutes);
   await app.register(feedRoutes);
+  await app.register(salesRoutes);
 };
