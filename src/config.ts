@@ -186,6 +186,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const referrer = str(env, 'REFERRER_CODE') ?? DEFAULT_REFERRER;
   if (!/^0x[0-9a-fA-F]{64}$/.test(referrer)) throw new ConfigError('REFERRER_CODE', 'must be 0x followed by 64 hex characters (bytes32)');
 
+  // A production service without SMTP would quietly keep every user's mail (and its link) on disk.
+  if (nodeEnv === 'production' && str(env, 'SMTP_URL') === undefined && !bool(env, 'ALLOW_FILE_MAIL', false)) {
+    throw new ConfigError('SMTP_URL', 'is required in production; set ALLOW_FILE_MAIL=true to write mail to DATA_DIR/mail instead');
+  }
+
   const cors = list(env, 'CORS_ORIGINS');
   const trustProxyRaw = str(env, 'TRUST_PROXY');
   const trustProxy = trustProxyRaw === undefined ? false : /^(true|1)$/i.test(trustProxyRaw) ? true : /^(false|0)$/i.test(trustProxyRaw) ? false : trustProxyRaw;

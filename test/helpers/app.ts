@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Logger } from 'pino';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createContainer, type Container } from '../../src/container.js';
@@ -48,7 +49,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
  * Builds the real app on its own database. `env` overrides environment variables (provider URLs
  * of test servers and so on); Redis is used when the run has REDIS_URL, under a key prefix of its own.
  */
-export async function createTestApp(env: Record<string, string | undefined> = {}, options: { database?: { url: string; drop(): Promise<void> }; workers?: boolean } = {}): Promise<TestContext> {
+export async function createTestApp(env: Record<string, string | undefined> = {}, options: { database?: { url: string; drop(): Promise<void> }; workers?: boolean; logger?: Logger } = {}): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ensm-test-data-'));
   const config = loadConfig({
@@ -63,7 +64,7 @@ export async function createTestApp(env: Record<string, string | undefined> = {}
     SEED_ON_EMPTY: 'false',
     ...env,
   });
-  const container = await createContainer(config);
+  const container = await createContainer(config, options.logger ? { logger: options.logger } : {});
   if (options.workers) await container.startWorkers();
   const app = await buildApp(container);
   let closed = false;

@@ -7,8 +7,8 @@ import type { MailMessage, MailProvider } from './mail.provider.js';
 
 /**
  * The embedded default when no SMTP server is configured: nodemailer builds the RFC 822 message
- * and it is written to `<dataDir>/mail/<time>-<random>.eml` (open it in any mail client); the
- * link is logged so the flow works on a fresh machine.
+ * and it is written to `<dataDir>/mail/<time>-<random>.eml` (open it in any mail client). The log
+ * names the file, never the link: the link carries a token that signs its reader in as the recipient.
  */
 export class FileMailProvider implements MailProvider {
   readonly kind = 'file' as const;
@@ -29,7 +29,7 @@ export class FileMailProvider implements MailProvider {
     // Written aside then renamed, so a reader of the folder never sees half a message.
     await writeFile(`${file}.part`, raw, { mode: 0o600 });
     await rename(`${file}.part`, file);
-    this.logger.info({ to: message.to, subject: message.subject, file, link: message.link }, 'mail written to file (no SMTP_URL)');
+    this.logger.info({ to: message.to, subject: message.subject, file }, 'mail written to file (no SMTP_URL)');
     return { messageId: String(info.messageId) };
   }
 }

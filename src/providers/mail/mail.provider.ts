@@ -9,7 +9,7 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
-  /** The link the mail asks the reader to open; the file transport logs it. */
+  /** The link the mail asks the reader to open (carries a secret: never logged). */
   link?: string;
 }
 
