@@ -1,11 +1,21 @@
 import { Type } from 'typebox';
-import { Timestamp } from './common.js';
+import { ApiVersion, Meta, Timestamp } from './common.js';
 
-/** `meta` of recommendations and keyword metrics: `{timestamp}` only (interface document). */
-export const TimestampMeta = Type.Object({ timestamp: Timestamp });
+/** `meta` of recommendations: the interface names `{timestamp}`; `version` is on every response. */
+export const TimestampMeta = Meta;
+
+export const KeywordMetricsMeta = Type.Object({
+  timestamp: Timestamp,
+  version: ApiVersion,
+  provider: Type.String({ description: 'where metrics come from: `google-ads`, or `none` when no provider is configured (GOOGLE_ADS_*)', examples: ['google-ads'] }),
+  reason: Type.Optional(Type.Union([
+    Type.Literal('no_provider'), Type.Literal('provider_failed'), Type.Literal('unknown_name'), Type.Literal('no_data'),
+  ], { description: 'only when `data` is null, why: `no_provider` (none configured), `provider_failed` (not cached; try later), `unknown_name` (not in the marketplace), `no_data` (the provider has no metrics for this keyword)' })),
+});
 
 export const RelatedMeta = Type.Object({
   timestamp: Timestamp,
+  version: ApiVersion,
   suggestionsCount: Type.Integer({ description: 'how many names were suggested for the query, before matching' }),
 });
 

@@ -18,10 +18,14 @@ function fieldOf(context: string | undefined, issue: ValidationIssue | undefined
 }
 
 /**
- * A union of literals (sort keys, periods…) fails as one `const` issue per literal; report the
- * allowed values instead of the validator's "must be equal to constant".
+ * A union of literals (sort keys, periods…) fails as one `const` issue per literal, an `enum` as
+ * one issue carrying the list; report the allowed values instead of the validator's wording.
  */
 function allowedValues(issues: ValidationIssue[], first: ValidationIssue | undefined): unknown[] | undefined {
+  if (first?.keyword === 'enum') {
+    const list = (first.params as { allowedValues?: unknown[] }).allowedValues;
+    return Array.isArray(list) && list.length > 0 ? list : undefined;
+  }
   if (first?.keyword !== 'const') return undefined;
   const allowed = issues
     .filter((i) => i.keyword === 'const' && i.instancePath === first.instancePath)

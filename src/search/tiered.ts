@@ -8,17 +8,35 @@ export const UNKNOWN_NAME_CACHE_SECONDS = 300;
 
 export type CacheState = 'HIT' | 'MISS';
 
+/** Why an answer is the empty one: the name is not in the database, or the provider failed. */
+export type EmptyReason = 'unknown_name' | 'provider_failed';
+
 export interface Tiered<T> {
   data: T;
   /** `X-Cache`: HIT when served from a cache, MISS when computed for this request. */
   cache: CacheState;
   /** Seconds a client may keep the answer; undefined for answers that must not be cached. */
   maxAgeSeconds: number | undefined;
+  /** Set when `data` is the empty answer for a reason other than the provider having nothing. */
+  emptyReason?: EmptyReason;
 }
 
 interface Entry<T> {
   data: T;
   expiresAt: number;
+  emptyReason?: EmptyReason;
+}
+
+/**
+ * The 401 of a cache miss without a signed-in caller, saying how to get past it: once a signed-in
+ * caller has filled the cache, everyone gets the answer.
+ */
+export function notCachedYet(what: string): AppError {
+  return new AppError('UNAUTHORIZED', `Not cached yet: sign in to ${what}`, {
+    reason: 'not_cached',
+    signIn: 'GET /api/v1/auth/nonce, sign the EIP-4361 message, POST /api/v1/auth/verify, then repeat this request with Authorization: Bearer <accessToken>',
+    afterwards: 'the answer is cached and served to every caller, signed in or not',
+  });
 }
 
 export interface TieredSource<T> {
@@ -48,10 +66,10 @@ export async function tieredLookup<T>(cache: Cache, flights: SingleFlight, sourc
   const now = Date.now();
   const shared = await cache.get<Entry<T>>(source.key);
   if (shared !== undefined && shared.expiresAt > now) {
-    return { data: shared.data, cache: 'HIT', maxAgeSeconds: Math.max(1, Math.ceil((shared.expiresAt - now) / 1000)) };
+    return { data: shared.data, cache: 'HIT', maxAgeSeconds: Math.max(1, Math.ceil((shared.expiresAt - now) / 1000)), emptyReason: shared.emptyReason };
   }
-  const remember = async (data: T, seconds: number) => {
-    await cache.set(source.key, { data, expiresAt: Date.now() + seconds * 1000 } satisfies Entry<T>, seconds);
+  const remember = async (data: T, seconds: number, emptyReason?: EmptyReason) => {
+    await cache.set(source.key, { data, expiresAt: Date.now() + seconds * 1000, emptyReason } satisfies Entry<T>, seconds);
   };
 
   const stored = await source.readStored();
@@ -60,10 +78,10 @@ export async function tieredLookup<T>(cache: Cache, flights: SingleFlight, sourc
     return { data: stored.value, cache: 'HIT', maxAgeSeconds: RESPONSE_CACHE_SECONDS };
   }
   if (!(await source.nameExists())) {
-    await remember(source.empty, UNKNOWN_NAME_CACHE_SECONDS);
-    return { data: source.empty, cache: 'MISS', maxAgeSeconds: UNKNOWN_NAME_CACHE_SECONDS };
+    await remember(source.empty, UNKNOWN_NAME_CACHE_SECONDS, 'unknown_name');
+    return { data: source.empty, cache: 'MISS', maxAgeSeconds: UNKNOWN_NAME_CACHE_SECONDS, emptyReason: 'unknown_name' };
   }
-  if (!source.signedIn) throw new AppError('UNAUTHORIZED', 'Not cached yet: sign in to fetch it');
+  if (!source.signedIn) throw notCachedYet('fetch it');
 
   try {
     const data = await flights.run(source.key, () => source.fetchAndStore());
@@ -71,7 +89,7 @@ export async function tieredLookup<T>(cache: Cache, flights: SingleFlight, sourc
     return { data, cache: 'MISS', maxAgeSeconds: RESPONSE_CACHE_SECONDS };
   } catch (e) {
     if (!source.isFailure(e)) throw e;
-    return { data: source.empty, cache: 'MISS', maxAgeSeconds: undefined };
+    return { data: source.empty, cache: 'MISS', maxAgeSeconds: undefined, emptyReason: 'provider_failed' };
   }
 }
 

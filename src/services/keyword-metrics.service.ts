@@ -12,13 +12,30 @@ const MAX_LABEL = 20;
 
 class NoProviderError extends KeywordMetricsError {}
 
+/**
+ * `meta` of a keyword-metrics answer: which provider serves metrics and, when `data` is null,
+ * why, so "no provider configured" never reads like "Google has no data".
+ */
+export interface KeywordMetricsMeta {
+  provider: string;
+  reason?: 'no_provider' | 'provider_failed' | 'unknown_name' | 'no_data';
+}
+
 /** GET /google-metrics/:name: keyword metrics of a label through the two cache tiers. */
 export class KeywordMetricsService {
   private readonly flights = new SingleFlight();
 
   constructor(private readonly deps: Deps) {}
 
-  async forName(nameParam: string, signedIn: boolean): Promise<Tiered<KeywordMetrics | null>> {
+  async forName(nameParam: string, signedIn: boolean): Promise<Tiered<KeywordMetrics | null> & { meta: KeywordMetricsMeta }> {
+    const answer = await this.lookup(nameParam, signedIn);
+    const provider = this.deps.keywordMetrics?.kind ?? 'none';
+    if (answer.data !== null) return { ...answer, meta: { provider } };
+    const reason = answer.emptyReason === 'unknown_name' ? 'unknown_name' : answer.emptyReason === 'provider_failed' ? (provider === 'none' ? 'no_provider' : 'provider_failed') : 'no_data';
+    return { ...answer, meta: { provider, reason } };
+  }
+
+  private async lookup(nameParam: string, signedIn: boolean): Promise<Tiered<KeywordMetrics | null>> {
     const label = labelOfParam(nameParam, { maxLength: MAX_LABEL });
     const { db, cache, keywordMetrics, logger } = this.deps;
     return tieredLookup<KeywordMetrics | null>(cache, this.flights, {

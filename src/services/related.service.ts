@@ -8,7 +8,7 @@ import { normalizeQuery, readFilters } from '../search/filters.js';
 import { defaultOrderOf, idsAmongLabels, type Sort, type SortKey, type SortOrder } from '../search/query.js';
 import { loadSearchResults } from '../search/results.js';
 import { readSuggestions, writeSuggestions } from '../search/suggestion-store.js';
-import { RESPONSE_CACHE_SECONDS, SingleFlight, type CacheState } from '../search/tiered.js';
+import { notCachedYet, RESPONSE_CACHE_SECONDS, SingleFlight, type CacheState } from '../search/tiered.js';
 
 /** Database tier of related-search suggestions (interface: "30 days for suggestions"). */
 export const RELATED_TTL_SECONDS = 30 * 86_400;
@@ -63,7 +63,7 @@ export class RelatedSearchService {
     if (idPage === undefined) {
       let labels = await readSuggestions(db, 'related', q);
       if (labels === undefined) {
-        if (!viewer) throw new AppError('UNAUTHORIZED', 'Not cached yet: sign in to generate suggestions for this search');
+        if (!viewer) throw notCachedYet('generate suggestions for this search');
         state = 'MISS';
         try {
           labels = await this.flights.run(q, async () => {

@@ -37,7 +37,7 @@ describe('GET /api/v1/google-metrics/:name', () => {
     const res = await get('unknown.eth');
     assert.equal(res.statusCode, 200, show(res));
     assert.equal(body(res).data, null);
-    assert.deepEqual(Object.keys(body(res).meta), ['timestamp']);
+    assert.deepEqual(body(res).meta, { timestamp: body(res).meta.timestamp, version: '1.0.0', provider: 'google-ads', reason: 'unknown_name' });
     assert.equal(res.headers['cache-control'], 'public, max-age=300');
     assert.equal((await get('unknown')).headers['x-cache'], 'HIT');
     assert.equal(adsCalls(), 0);
@@ -55,6 +55,8 @@ describe('GET /api/v1/google-metrics/:name', () => {
     assert.equal(res.statusCode, 200, show(res));
     assert.equal(res.headers['x-cache'], 'MISS');
     assert.deepEqual(body(res).data, EXPECTED);
+    assert.equal(body(res).meta.provider, 'google-ads');
+    assert.equal(body(res).meta.reason, undefined, 'no reason when there are metrics');
     assert.equal(tokenCalls(), 1);
     const call = ads.requests.find((r) => r.path.includes('generateKeywordHistoricalMetrics'))!;
     assert.deepEqual(JSON.parse(call.body).keywords, ['apple']);
@@ -97,6 +99,7 @@ describe('GET /api/v1/google-metrics/:name', () => {
     const res = await get('nodata.eth', me.headers);
     assert.equal(res.statusCode, 200, show(res));
     assert.equal(body(res).data, null);
+    assert.equal(body(res).meta.reason, 'no_data', show(res));
     await t.container.cache.delPrefix('search:');
     const again = await get('nodata.eth');
     assert.equal(again.statusCode, 200, show(again));
@@ -109,6 +112,7 @@ describe('GET /api/v1/google-metrics/:name', () => {
     const res = await get('twentycharacterslong.eth', me.headers);
     assert.equal(res.statusCode, 200, show(res));
     assert.equal(body(res).data, null);
+    assert.deepEqual([body(res).meta.provider, body(res).meta.reason], ['google-ads', 'provider_failed'], show(res));
     assert.equal(res.headers['cache-control'], 'no-store');
     assert.equal(adsCalls() - before, 2);
     const row = await t.container.db.selectFrom('keyword_metrics').select('label').where('label', '=', 'twentycharacterslong').executeTakeFirst();
@@ -135,11 +139,12 @@ describe('GET /api/v1/google-metrics/:name without a provider configured', () =>
   });
   after(async () => { await t?.close(); });
 
-  it('is a provider failure: 200 with data null, not cached, no invented numbers', async () => {
+  it('is a provider failure: 200 with data null that says so (meta.provider none), not cached, no invented numbers', async () => {
     const me = await signIn(t.app, 1);
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/google-metrics/apple.eth', headers: me.headers });
     assert.equal(res.statusCode, 200, show(res));
     assert.equal(body(res).data, null);
+    assert.deepEqual([body(res).meta.provider, body(res).meta.reason, body(res).meta.version], ['none', 'no_provider', '1.0.0'], show(res));
     assert.equal(res.headers['cache-control'], 'no-store');
     assert.equal(await t.container.db.selectFrom('keyword_metrics').select('label').executeTakeFirst(), undefined);
   });

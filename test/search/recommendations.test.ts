@@ -54,7 +54,7 @@ describe('GET /api/v1/ai-recommendations/:name', () => {
     assert.equal(res.headers['x-cache'], 'MISS');
     assert.equal(res.headers['cache-control'], 'public, max-age=15');
     assert.deepEqual(body(res).data, { suggestions: ['008.eth', '006.eth', '700.eth'] });
-    assert.deepEqual(Object.keys(body(res).meta), ['timestamp']);
+    assert.deepEqual(Object.keys(body(res).meta), ['timestamp', 'version']);
     assert.match(model.requests[0].body, /999/, 'the name’s club is in the prompt');
     const row = await t.container.db.selectFrom('ai_suggestions').selectAll().where('kind', '=', 'recommendations').where('key', '=', '007').executeTakeFirstOrThrow();
     const days = (new Date(row.expires_at).getTime() - Date.now()) / DAY_MS;

@@ -34,11 +34,13 @@ describe('GET /api/v1/ai/search/related', () => {
     await model?.close();
   });
 
-  it('cache miss without a token: 401 UNAUTHORIZED, and the model is not asked', async () => {
+  it('cache miss without a token: 401 UNAUTHORIZED saying how to get past it, and the model is not asked', async () => {
     ip = 1;
     const res = await get('q=fruit');
     assert.equal(res.statusCode, 401, show(res));
     assert.equal(body(res).error.code, 'UNAUTHORIZED');
+    assert.equal(body(res).error.details.reason, 'not_cached', show(res));
+    assert.match(body(res).error.details.signIn, /\/api\/v1\/auth\/verify.*Authorization: Bearer/, show(res));
     assert.equal(chatCalls(), 0);
   });
 
@@ -51,7 +53,7 @@ describe('GET /api/v1/ai/search/related', () => {
     assert.equal(chatCalls(), 1);
     const b = body(res);
     assert.deepEqual(names(res), ['pear.eth', 'plum.eth', 'banana.eth', 'mango.eth'], 'model order, existing names only');
-    assert.deepEqual(Object.keys(b.meta).sort(), ['suggestionsCount', 'timestamp']);
+    assert.deepEqual(Object.keys(b.meta).sort(), ['suggestionsCount', 'timestamp', 'version']);
     assert.equal(b.meta.suggestionsCount, 5, 'pear, plum, kiwi, banana, mango after normalization and de-duplication');
     assert.deepEqual(b.data.pagination, { page: 1, limit: 20, total: 4, totalPages: 1, hasNext: false, hasPrev: false });
     assert.equal(res.headers['cache-control'], 'private, max-age=15');

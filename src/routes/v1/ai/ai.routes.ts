@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ok } from '../../../lib/envelope.js';
 import { RecommendationsService } from '../../../services/recommendations.service.js';
 import { RelatedSearchService } from '../../../services/related.service.js';
 import { Envelope, errors } from '../../../contracts/common.js';
@@ -53,7 +54,7 @@ export const aiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // Results carry the caller's user_vote when signed in: never for a shared cache then.
     reply.header('vary', 'Authorization');
     setCacheHeaders(reply, page.cache, page.maxAgeSeconds, request.user ? 'private' : 'public');
-    return { success: true as const, data: { results: page.results, pagination: page.pagination }, meta: { timestamp: new Date().toISOString(), suggestionsCount: page.suggestionsCount } };
+    return ok({ results: page.results, pagination: page.pagination }, { suggestionsCount: page.suggestionsCount });
   });
 
   const semantic = new SemanticSearchService(app.deps);
@@ -85,6 +86,6 @@ export const aiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const answer = await recommendations.forName(request.params.name, request.user !== null);
     setCacheHeaders(reply, answer.cache, answer.maxAgeSeconds);
-    return { success: true as const, data: answer.data, meta: { timestamp: new Date().toISOString() } };
+    return ok(answer.data);
   });
 };

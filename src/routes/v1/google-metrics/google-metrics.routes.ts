@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { KeywordMetricsService } from '../../../services/keyword-metrics.service.js';
 import { Envelope, errors } from '../../../contracts/common.js';
-import { NameParam, RATE_PER_MINUTE, scenarioTable, TimestampMeta } from '../../../contracts/ai.js';
+import { KeywordMetricsMeta, NameParam, RATE_PER_MINUTE, scenarioTable } from '../../../contracts/ai.js';
+import { ok } from '../../../lib/envelope.js';
 import { setCacheHeaders } from '../ai/cache-headers.js';
 
 const KeywordMetrics = Type.Object({
@@ -22,11 +23,11 @@ export const googleMetricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Keyword search metrics of a name’s label (Google Ads)',
       description: `Authentication optional. The name has 1 to 40 characters as sent; \`.eth\` is stripped; once normalized the label may have at most 20 characters (else 400 INVALID_NAME). Metrics come from the Google Ads API (generateKeywordHistoricalMetrics); without GOOGLE_ADS_* configured every miss is a provider failure. \`data\` is null when Google has no metrics for the keyword. Rate limit: 60 requests per minute per IP.\n${scenarioTable('cached metrics', 30, 'data null')}`,
       params: NameParam,
-      response: { 200: Envelope(Type.Union([KeywordMetrics, Type.Null()]), TimestampMeta), ...errors('INVALID_NAME', 'UNAUTHORIZED', 'RATE_LIMITED') },
+      response: { 200: Envelope(Type.Union([KeywordMetrics, Type.Null()]), KeywordMetricsMeta), ...errors('INVALID_NAME', 'UNAUTHORIZED', 'RATE_LIMITED') },
     },
   }, async (request, reply) => {
     const answer = await service.forName(request.params.name, request.user !== null);
     setCacheHeaders(reply, answer.cache, answer.maxAgeSeconds);
-    return { success: true as const, data: answer.data, meta: { timestamp: new Date().toISOString() } };
+    return ok(answer.data, answer.meta);
   });
 };
