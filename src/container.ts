@@ -45,6 +45,11 @@ export interface Container extends Deps {
 
 export interface ContainerOptions {
   logger?: Logger;
+  /**
+   * The embedded PostgreSQL of DATA_DIR already runs in another live process: `use` it (the
+   * default: scripts next to a running server) or `refuse` to start (a second server).
+   */
+  whenEmbeddedRunning?: 'use' | 'refuse';
 }
 
 /** Composition root: the database (embedded when no DATABASE_URL), migrations, cache, jobs. */
@@ -53,9 +58,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    const dir = path.join(config.dataDir, 'pg');
-    logger.info({ dir, port: config.embeddedPgPort }, 'starting embedded PostgreSQL');
-    embedded = await startEmbeddedPostgres(dir, config.embeddedPgPort);
+    embedded = await startEmbeddedPostgres(path.join(config.dataDir, 'pg'), config.embeddedPgPort, {
+      whenRunning: options.whenEmbeddedRunning ?? 'use',
+      onNotice: (message) => logger.warn(message),
+    });
+    logger.info(`embedded PostgreSQL: ${embedded.description}`);
     databaseUrl = embedded.url;
   }
 
@@ -101,7 +108,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
       closed = true;
       // Each step runs even when an earlier one fails, so no connection or child process is left behind.
       const steps: [string, () => Promise<unknown>][] = [
-        ['job queue', () => boss.stop({ graceful: true, timeout: 5000, wait: true })],
+        ['job queue', () => boss.stop({ graceful: true, timeout: 3000, wait: true })],
         ['database pool', () => db.destroy()],
         ['redis', async () => redis?.quit()],
         ['suggestions', () => deps.suggestions.close()],

@@ -1,19 +1,60 @@
 import { existsSync } from 'node:fs';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
+import type { App } from './app.js';
+import type { Container } from './container.js';
 
-/** Process entry: config → container → app → listen; drains and stops cleanly on SIGTERM/SIGINT. */
+/** Stopping may take this long (HTTP drain, jobs, PostgreSQL) before the process exits anyway. */
+const STOP_BUDGET_MS = 4500;
+
+/** One line naming the cause of a failed start: a message, or at least the error's name or code. */
+function reason(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') return `${err.message}: another program listens there; set PORT to a free port`;
+    return err.message || code || err.name;
+  }
+  return String(err);
+}
+
+let container: Container | undefined;
+let app: App | undefined;
+let stopping = false;
+
+/**
+ * Stops in dependency order (HTTP, then jobs and pools, then the embedded PostgreSQL) so no
+ * connection is cut from under us, from any point of the start-up on. The process exits after
+ * STOP_BUDGET_MS whatever happens; the embedded PostgreSQL is signalled on exit too.
+ */
+async function stop(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => process.exit(code || 1), STOP_BUDGET_MS).unref();
+  try {
+    await app?.close();
+    await container?.close();
+  } catch (err) {
+    console.error(`Stopping failed: ${reason(err)}`);
+    code = 1;
+  }
+  process.exit(code);
+}
+
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (container) container.logger.info({ signal }, 'shutting down');
+    void stop(0);
+  });
+}
+process.on('uncaughtException', (err) => {
+  if (container) container.logger.fatal({ err }, 'uncaught exception: stopping');
+  else console.error(`Uncaught exception: ${reason(err)}`);
+  void stop(1);
+});
+
+/** Process entry: config → container → app → listen; stops cleanly on SIGTERM, SIGINT, SIGHUP. */
 async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(1);
-    }
-    throw e;
-  }
+  const config = loadConfig(process.env);
 
   // The heavy modules load only once the configuration is known to be good: a wrong setting fails fast.
   const [{ buildApp }, { createContainer }, { seedIfEmpty }] = await Promise.all([
@@ -21,36 +62,18 @@ async function main(): Promise<void> {
     import('./container.js'),
     import('./seed/seed-if-empty.js'),
   ]);
-  const container = await createContainer(config);
-  const { logger } = container;
-  if (config.seedOnEmpty) await seedIfEmpty(container);
-  if (config.jobsEnabled) await container.startWorkers();
-  const app = await buildApp(container);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    try {
-      await app.close();
-      await container.close();
-      process.exit(0);
-    } catch (err) {
-      logger.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-
+  const started = await createContainer(config, { whenEmbeddedRunning: 'refuse' });
+  container = started;
+  if (stopping) return; // a signal came during start-up: stop() closes what exists
+  if (config.seedOnEmpty) await seedIfEmpty(started);
+  if (config.jobsEnabled) await started.startWorkers();
+  app = await buildApp(started);
   await app.listen({ host: config.host, port: config.port });
-  logger.info(`ENS market API on http://localhost:${config.port} — reference at /docs`);
+  started.logger.info(`ENS market API on http://localhost:${config.port} — reference at /docs`);
 }
 
-main().catch((err) => {
-  console.error(err instanceof Error ? `Start-up failed: ${err.message}` : err);
-  process.exit(1);
+main().catch((err: unknown) => {
+  if (stopping) return;
+  console.error(`Start-up failed: ${reason(err)}`);
+  void stop(1);
 });

@@ -7,7 +7,7 @@
  *   tsx test/run.ts test/foo.test.ts  some files
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,7 +47,6 @@ let tmp: string | undefined;
 let adminUrl = process.env.DATABASE_URL;
 if (!adminUrl) {
   tmp = mkdtempSync(path.join(tmpdir(), 'ensm-test-pg-'));
-  chmodSync(tmp, 0o755); // as root, PostgreSQL runs as the postgres user and must reach its directory
   const embedded = await startEmbeddedPostgres(path.join(tmp, 'pg'), await freePort(), { persistent: false });
   stopEmbedded = embedded.stop;
   adminUrl = embedded.url;
@@ -72,7 +71,7 @@ await boss.stop({ graceful: false, wait: true });
 let code = 1;
 try {
   code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-timeout=120000', ...files], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-timeout=300000', ...files], {
       stdio: 'inherit',
       env: { ...process.env, NODE_ENV: 'test', TEST_ADMIN_URL: adminUrl, TEST_TEMPLATE_DB: template },
     });
