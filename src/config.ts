@@ -19,6 +19,8 @@ export interface Config {
   readonly embeddedPgPort: number;
   readonly dbPoolMax: number;
   readonly statementTimeoutMs: number;
+  /** Client-side limit on getting a database connection and on each API query (503 after it). */
+  readonly dbTimeoutMs: number;
   readonly seedOnEmpty: boolean;
   readonly jwtSecret: Uint8Array;
   readonly accessTokenTtlSeconds: number;
@@ -210,6 +212,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     dbPoolMax: int(env, 'DB_POOL_MAX', 20, 1, 500),
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 5000, 100, 600_000),
+    dbTimeoutMs: int(env, 'DB_TIMEOUT_MS', 5000, 100, 600_000),
     seedOnEmpty: bool(env, 'SEED_ON_EMPTY', str(env, 'DATABASE_URL') === undefined),
     jwtSecret: jwtSecret(env, dataDir),
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 60, 7 * 86_400),

@@ -66,7 +66,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     databaseUrl = embedded.url;
   }
 
-  const pool = createPool(databaseUrl, { max: config.dbPoolMax, statementTimeoutMs: config.statementTimeoutMs });
+  const pool = createPool(databaseUrl, { max: config.dbPoolMax, statementTimeoutMs: config.statementTimeoutMs, timeoutMs: config.dbTimeoutMs });
   const db = createDb(pool);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false, lazyConnect: true }) : undefined;
   const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'ens-market-jobs', supervise: config.jobsEnabled, schedule: config.jobsEnabled });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config.js';
 import type { App } from './app.js';
 import type { Container } from './container.js';
 
@@ -74,6 +74,6 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   if (stopping) return;
-  console.error(`Start-up failed: ${reason(err)}`);
+  console.error(err instanceof ConfigError ? err.message : `Start-up failed: ${reason(err)}`);
   void stop(1);
 });

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FileMigrationProvider, Kysely, Migrator, PostgresDialect, type Transaction } from 'kysely';
+import { FileMigrationProvider, Kysely, Migrator, PostgresDialect, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -23,7 +23,14 @@ export interface PoolOptions {
   max?: number;
   statementTimeoutMs?: number;
   applicationName?: string;
+  /**
+   * Client-side limit on getting a connection and on each query through Kysely (0: none): a
+   * frozen or unreachable server fails a request after this long instead of holding it.
+   */
+  timeoutMs?: number;
 }
+
+const DEFAULT_TIMEOUT_MS = 5000;
 
 export function createPool(connectionString: string, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
@@ -32,16 +39,82 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     types,
     statement_timeout: options.statementTimeoutMs,
     application_name: options.applicationName ?? 'ens-market',
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: options.timeoutMs || DEFAULT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
+    keepAlive: true,
   });
+  // Queries are bounded by the client only where the server bounds them too; a pool for long
+  // statements (the seed's) gets its statement timeout plus the client's margin.
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const statementMs = options.statementTimeoutMs ?? 0;
+  timeouts.set(pool, statementMs <= 0 || timeoutMs <= 0 ? 0 : statementMs <= timeoutMs ? timeoutMs : statementMs + timeoutMs);
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   return pool;
 }
 
+const timeouts = new WeakMap<pg.Pool, number>();
+
+/** A query abandoned by the client-side timeout; the database counts as unavailable. */
+export class DatabaseTimeoutError extends Error {
+  override name = 'DatabaseTimeoutError';
+  readonly code = 'ENSM_DB_TIMEOUT';
+}
+
+/**
+ * Kysely's view of the pool, with the client-side query timeout. A connection whose query timed
+ * out is broken (its answer may still come): later queries on it fail at once and it is
+ * destroyed on release. A checkout that raises its own statement_timeout (jobs, migrations, the
+ * seed) is trusted to need longer and runs without the client-side timeout.
+ */
+function timedPool(pool: pg.Pool): PostgresPool {
+  const timeoutMs = timeouts.get(pool) ?? 0;
+  return {
+    end: () => pool.end(),
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      let broken = false;
+      let limit = timeoutMs;
+      function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+      function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+      function query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+        if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
+        if (broken) return Promise.reject(new DatabaseTimeoutError('the database did not answer an earlier query on this connection'));
+        if (/^\s*set\s+(local\s+)?statement_timeout/i.test(sqlOrCursor)) limit = 0;
+        const running = client.query(sqlOrCursor, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<R>>;
+        if (limit <= 0) return running;
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => {
+            broken = true;
+            running.catch(() => {}); // its late answer or error goes nowhere
+            reject(new DatabaseTimeoutError(`the database did not answer within ${limit} ms`));
+          }, limit);
+        });
+        return Promise.race([running, timedOut]).finally(() => clearTimeout(timer));
+      }
+      return { query, release: () => client.release(broken) };
+    },
+  };
+}
+
 export function createDb(pool: pg.Pool): Db {
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: timedPool(pool) }) });
+}
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENSM_DB_TIMEOUT']);
+const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout)/;
+
+/**
+ * True when an error says the database cannot be reached or is going away, rather than that a
+ * query was wrong: connection errors, client-side timeouts, PostgreSQL's connection exceptions
+ * (08…), shutdown and recovery (57P01–57P03) and too many connections (53300).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08|^57P0[123]$|^53300$/.test(code))) return true;
+  return UNAVAILABLE_MESSAGES.test(err.message);
 }
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');

@@ -189,9 +189,12 @@ async function ensureDatabase(port: number): Promise<void> {
   }
 }
 
-/** Fast shutdown (our connections are closed by now); harder signals if it hangs. */
+/**
+ * Smart shutdown first: our pools have closed, but a closed pool's last connections may still
+ * be saying goodbye, and a fast shutdown would answer them with errors. Then fast, immediate, kill.
+ */
 async function stopChild(child: ChildProcess): Promise<void> {
-  for (const [signal, waitMs] of [['SIGINT', 10_000], ['SIGQUIT', 5_000], ['SIGKILL', 5_000]] as const) {
+  for (const [signal, waitMs] of [['SIGTERM', 1_500], ['SIGINT', 2_000], ['SIGQUIT', 2_000], ['SIGKILL', 5_000]] as const) {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill(signal);

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/client.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import { meta } from '../lib/envelope.js';
 
@@ -74,6 +75,7 @@ function toAppError(error: FastifyError | AppError | Error): AppError {
     const code = BY_STATUS[fe.statusCode];
     return code ? new AppError(code, fe.message) : new AppError('VALIDATION_ERROR', fe.message, { field: 'request' });
   }
+  if (isDatabaseUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly');
   return new AppError('INTERNAL_ERROR');
 }
 

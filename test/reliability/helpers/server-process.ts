@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { lstatSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -91,4 +91,28 @@ export function removeDataDir(dataDir: string): void {
   const cluster = path.join(dataDir, 'pg');
   if (lstatSync(cluster, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(path.dirname(realpathSync(cluster)), { recursive: true, force: true });
   rmSync(path.dirname(dataDir), { recursive: true, force: true });
+}
+
+/** A PostgreSQL's postmaster and its children (each backend runs in its own session). */
+function postgresFamily(postmaster: number): number[] {
+  const children = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+  return [postmaster, ...children];
+}
+
+/** Freezes (SIGSTOP) or thaws (SIGCONT) a whole PostgreSQL: a server that takes connections and never answers. */
+export function freezePostgres(postmaster: number, frozen: boolean): void {
+  for (const pid of postgresFamily(postmaster)) {
+    try {
+      process.kill(pid, frozen ? 'SIGSTOP' : 'SIGCONT');
+    } catch {
+      // gone meanwhile
+    }
+  }
 }
