@@ -3,7 +3,7 @@ import type { FastifySchema, RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
 import { AppError, type ErrorCode } from '../errors.js';
 import { errors } from '../contracts/common.js';
-import './types.js';
+import type { RouteEntry } from './types.js';
 
 /**
  * What every route's contract gets without saying it, in one place so no route can forget:
@@ -93,7 +93,10 @@ export function nonDecimalField(part: string, schema: unknown, values: unknown):
 }
 
 export const routeContractPlugin = fp(async (app) => {
+  const table: RouteEntry[] = [];
+  app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url: route.url, auth: route.config?.auth ?? 'none' });
     if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
     route.schema = withContract(route);
   });

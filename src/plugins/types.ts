@@ -4,6 +4,13 @@ import type { AuthUser } from '../services/tokens.js';
 
 export type AuthLevel = 'required' | 'optional' | 'none';
 
+/** One route as registered: what tests and tools enumerate (the authorization matrix). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  auth: AuthLevel;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Authentication level of the route (interface document, "Authentication"). Default none. */
@@ -19,5 +26,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     deps: Deps;
+    /** Every route registered, with its authentication level. */
+    routeTable: readonly RouteEntry[];
   }
 }

@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { InjectOptions } from 'fastify';
+import { SignJWT } from 'jose';
+import { addressOf, signIn, type SignedIn } from '../helpers/accounts.js';
+import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
+import { createNotification } from '../helpers/community.js';
+import { createName } from '../helpers/factories.js';
+import { insertListing, insertOffer, ONE_ETH, signedListing, signedOffer } from '../helpers/marketplace.js';
+
+/**
+ * Every required-auth route × every kind of caller. `request` builds a request the right user may
+ * make (its fixtures created fresh for each call); `other` is what another signed-in user gets
+ * for the very same request: 403 where a resource belongs to someone, else the rule that applies.
+ */
+interface Row {
+  request(owner: SignedIn): Promise<InjectOptions>;
+  ok: number;
+  other: { status: number; code?: string };
+}
+
+let t: TestContext;
+let seq = 0;
+const fresh = () => `authz${++seq}x.eth`;
+/** A name past its grace period, so it can go into a `register` cart. */
+const expiredName = () => createName(t.container.db, fresh(), { expiryDate: new Date(Date.now() - 200 * 86_400_000) });
+const mine = { status: 200 };
+
+const TABLE: Record<string, Row> = {
+  'GET /api/v1/auth/me': { request: async () => ({ method: 'GET', url: '/api/v1/auth/me' }), ok: 200, other: mine },
+  'GET /api/v1/users/me': { request: async () => ({ method: 'GET', url: '/api/v1/users/me' }), ok: 200, other: mine },
+  'PUT /api/v1/users/me/email': { request: async () => ({ method: 'PUT', url: '/api/v1/users/me/email', payload: { email: 'matrix@example.test' } }), ok: 200, other: mine },
+  'PATCH /api/v1/users/me': { request: async () => ({ method: 'PATCH', url: '/api/v1/users/me', payload: { telegram: 'matrix' } }), ok: 200, other: mine },
+  'POST /api/v1/users/me': { request: async () => ({ method: 'POST', url: '/api/v1/users/me', payload: { discord: 'matrix' } }), ok: 200, other: mine },
+  'GET /api/v1/feed': { request: async () => ({ method: 'GET', url: '/api/v1/feed' }), ok: 200, other: mine },
+  'GET /api/v1/notifications': { request: async () => ({ method: 'GET', url: '/api/v1/notifications' }), ok: 200, other: mine },
+  'GET /api/v1/notifications/unread/count': { request: async () => ({ method: 'GET', url: '/api/v1/notifications/unread/count' }), ok: 200, other: mine },
+  'PATCH /api/v1/notifications/read-all': { request: async () => ({ method: 'PATCH', url: '/api/v1/notifications/read-all' }), ok: 200, other: mine },
+  'PATCH /api/v1/notifications/:id/read': {
+    request: async (owner) => ({ method: 'PATCH', url: `/api/v1/notifications/${(await createNotification(t.container.db, owner.address)).id}/read` }),
+    ok: 200,
+    other: { status: 403, code: 'FORBIDDEN' },
+  },
+  'POST /api/v1/cart': {
+    request: async () => ({ method: 'POST', url: '/api/v1/cart', payload: { ensNameId: (await expiredName()).id, cartType: 'register' } }),
+    ok: 201,
+    other: { status: 201 },
+  },
+  'GET /api/v1/cart': { request: async () => ({ method: 'GET', url: '/api/v1/cart' }), ok: 200, other: mine },
+  'DELETE /api/v1/cart': { request: async () => ({ method: 'DELETE', url: '/api/v1/cart' }), ok: 200, other: mine },
+  'DELETE /api/v1/cart/:itemId': {
+    request: async (owner) => {
+      const name = await expiredName();
+      const added = await t.app.inject({ method: 'POST', url: '/api/v1/cart', headers: owner.headers, payload: { ensNameId: name.id, cartType: 'register' } });
+      return { method: 'DELETE', url: `/api/v1/cart/${body(added).data.cartItemId as number}` };
+    },
+    ok: 200,
+    other: { status: 404, code: 'CART_ITEM_NOT_FOUND' }, // one's cart is one's own: another's item does not exist for you
+  },
+  'POST /api/v1/votes': { request: async () => ({ method: 'POST', url: '/api/v1/votes', payload: { ensName: (await createName(t.container.db, fresh())).name, vote: 1 } }), ok: 200, other: mine },
+  'POST /api/v1/verification/resend': { request: async () => ({ method: 'POST', url: '/api/v1/verification/resend' }), ok: 200, other: mine },
+  'POST /api/v1/offers': {
+    request: async () => {
+      const name = fresh();
+      await createName(t.container.db, name, { owner: addressOf(5) });
+      return { method: 'POST', url: '/api/v1/offers', payload: { orderData: (await signedOffer(1, name, ONE_ETH)).orderData } };
+    },
+    ok: 201,
+    other: { status: 400, code: 'INVALID_ORDER' }, // the offerer must be the caller
+  },
+  'PUT /api/v1/offers/:id': {
+    request: async () => {
+      const name = fresh();
+      const n = await createName(t.container.db, name, { owner: addressOf(5) });
+      const offer = await insertOffer(t.container.db, 1, n.id, name, ONE_ETH);
+      return { method: 'PUT', url: `/api/v1/offers/${offer.id}`, payload: { offerAmountWei: (2n * ONE_ETH).toString() } };
+    },
+    ok: 200,
+    other: { status: 403, code: 'FORBIDDEN' },
+  },
+  'POST /api/v1/listings': {
+    request: async () => {
+      const name = fresh();
+      await createName(t.container.db, name, { owner: addressOf(1) });
+      return { method: 'POST', url: '/api/v1/listings', payload: { orderData: (await signedListing(1, name, ONE_ETH)).orderData } };
+    },
+    ok: 201,
+    other: { status: 400, code: 'INVALID_ORDER' },
+  },
+  'DELETE /api/v1/listings/:id': {
+    request: async () => {
+      const name = fresh();
+      const n = await createName(t.container.db, name, { owner: addressOf(1) });
+      const listing = await insertListing(t.container.db, 1, n.id, name, ONE_ETH);
+      return { method: 'DELETE', url: `/api/v1/listings/${listing.id}` };
+    },
+    ok: 200,
+    other: { status: 403, code: 'FORBIDDEN' },
+  },
+};
+
+describe('authorization matrix: every required-auth route × every kind of caller', () => {
+  let owner: SignedIn;
+  let other: SignedIn;
+  const bad: Record<string, () => Promise<string | undefined>> = {};
+  before(async () => {
+    t = await createTestApp();
+    owner = await signIn(t.app, 1);
+    other = await signIn(t.app, 2);
+    for (const who of [owner, other]) {
+      const res = await t.app.inject({ method: 'PUT', url: '/api/v1/users/me/email', headers: who.headers, payload: { email: `user${who.userId}@example.test` } });
+      assert.equal(res.statusCode, 200, show(res));
+    }
+    const claims = { address: owner.address };
+    const jwt = (secret: Uint8Array, exp: number) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(String(owner.userId)).setIssuer('ens-market').setAudience('ens-market-api').setIssuedAt(exp - 3600).setExpirationTime(exp).sign(secret);
+    const now = Math.floor(Date.now() / 1000);
+    const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    bad['no token'] = async () => undefined;
+    bad['malformed'] = async () => 'Bearer not.a-token';
+    bad['not bearer'] = async () => `Basic ${owner.token}`;
+    bad['expired'] = async () => `Bearer ${await jwt(t.config.jwtSecret, now - 60)}`;
+    bad['alg none'] = async () => `Bearer ${part({ alg: 'none', typ: 'JWT' })}.${part({ address: owner.address, sub: String(owner.userId), iss: 'ens-market', aud: 'ens-market-api', exp: now + 3600 })}.`;
+    bad['wrong key'] = async () => `Bearer ${await jwt(new TextEncoder().encode('another-secret-another-secret-0123456789'), now + 3600)}`;
+  });
+  after(async () => { await t?.close(); });
+
+  it('the table names every required-auth route of the app, and only those', () => {
+    const required = t.app.routeTable.filter((r) => r.auth === 'required').map((r) => `${r.method} ${r.url}`).sort();
+    assert.ok(required.length >= 20, `${required.length} required-auth routes`);
+    assert.deepEqual(Object.keys(TABLE).sort(), required, 'add each new required-auth route to TABLE with its ownership rule');
+  });
+
+  for (const [route, row] of Object.entries(TABLE)) {
+    it(route, async () => {
+      const send = async (authorization: string | undefined) => {
+        const options = await row.request(owner);
+        return t.app.inject({ ...options, headers: { ...(options.headers as object), ...(authorization ? { authorization } : {}) } });
+      };
+      for (const [kind, header] of Object.entries(bad)) {
+        const res = await send(await header());
+        assert.equal(res.statusCode, 401, `${kind}: ${show(res)}`);
+        assert.equal(body(res).error.code, 'UNAUTHORIZED', `${kind}: ${show(res)}`);
+      }
+      const theirs = await send(other.headers.authorization);
+      assert.equal(theirs.statusCode, row.other.status, `another user: ${show(theirs)}`);
+      if (row.other.code) assert.equal(body(theirs).error.code, row.other.code, `another user: ${show(theirs)}`);
+      const res = await send(owner.headers.authorization);
+      assert.equal(res.statusCode, row.ok, `the right user: ${show(res)}`);
+    });
+  }
+});
