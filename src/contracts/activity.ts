@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Address, EnsNameParam, Limit, Page, PaginationB, Timestamp, Wei } from './common.js';
+import { Address, ApiVersion, EnsNameParam, Limit, Page, PaginationB, Timestamp, Wei } from './common.js';
 
 /**
  * Every kind of event of the activity log and the change that writes it. Names follow the
@@ -76,7 +76,7 @@ export const ActivityPage = Type.Object({ results: Type.Array(ActivityItem), pag
 
 export const ActivityMeta = Type.Object({
   timestamp: Timestamp,
-  version: Type.String(),
+  version: ApiVersion,
   totalCapped: Type.Boolean({ description: 'true when more than 10,000 events match; total is then 10,000' }),
 });
 

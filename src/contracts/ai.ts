@@ -21,6 +21,7 @@ export const RelatedMeta = Type.Object({
 
 export const SemanticMeta = Type.Object({
   timestamp: Timestamp,
+  version: ApiVersion,
   expansionsCount: Type.Integer({ description: 'associated words the phrase was expanded into' }),
   semanticTotal: Type.Integer({ description: 'names matched before paging' }),
   provider: Type.Union([Type.Literal('openai-compatible'), Type.Literal('local-wordnet')], {

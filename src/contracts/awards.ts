@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { AWARD_SORTS, PROGRAM_START } from '../services/awards.service.js';
-import { Address, Limit, Page, PaginationA, SortOrder, Timestamp, Wei } from './common.js';
+import { Address, ApiVersion, Limit, Page, PaginationA, SortOrder, Timestamp, Wei } from './common.js';
 
 export const AwardsQuery = Type.Object({
   page: { ...Page, maximum: 1_000_000 },
@@ -30,7 +30,7 @@ export const AwardsResponse = Type.Object({
   pagination: PaginationA,
   meta: Type.Object({
     timestamp: Timestamp,
-    version: Type.String(),
+    version: ApiVersion,
     program_start: Type.String({ description: `always ${PROGRAM_START}` }),
     seconds_per_year: Type.Integer({ description: 'always 31556952' }),
     sort: Type.Object({ by: Type.Enum([...AWARD_SORTS]), order: SortOrder }),

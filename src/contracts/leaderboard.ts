@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { CLUB_NAME_PATTERN } from '../lib/clubs.js';
 import { HOLDER_SORTS, MAX_CLUB_FILTERS } from '../services/leaderboard.service.js';
-import { Address, Limit, Page, PaginationA, SortOrder, Timestamp, Wei } from './common.js';
+import { Address, ApiVersion, Limit, Page, PaginationA, SortOrder, Timestamp, Wei } from './common.js';
 
 const ClubValues = Type.Array(Type.String({ minLength: 1, maxLength: 1400 }), {
   maxItems: MAX_CLUB_FILTERS,
@@ -34,7 +34,7 @@ export const HolderResponse = Type.Object({
   pagination: PaginationA,
   meta: Type.Object({
     timestamp: Timestamp,
-    version: Type.String(),
+    version: ApiVersion,
     sort: Type.Object({ by: Type.Enum([...HOLDER_SORTS]), order: SortOrder }),
   }),
 });

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Address, EnsNameParam, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
+import { Address, ApiVersion, EnsNameParam, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
 
 const NullableWei = Type.Union([Wei, Type.Null()]);
 const NullableId = Type.Union([Type.Integer(), Type.Null()]);
@@ -49,7 +49,7 @@ export const AddressSalesQuery = Type.Object({
 export const SalesPage = Type.Object({ results: Type.Array(Sale), pagination: PaginationB });
 export const SalesMeta = Type.Object({
   timestamp: Timestamp,
-  version: Type.String(),
+  version: ApiVersion,
   totalCapped: Type.Boolean({ description: 'true when more than 10,000 sales match; total is then 10,000' }),
 });
 

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import type { FilterName } from '../search/filters.js';
 import { SORT_KEYS } from '../search/query.js';
-import { Address, NullableTimestamp, PaginationB, Timestamp, Wei } from './common.js';
+import { Address, ApiVersion, NullableTimestamp, PaginationB, Timestamp, Wei } from './common.js';
 import { SearchResult } from './search-result.js';
 
 const Tri = (what: string) =>
@@ -78,7 +78,7 @@ export const SearchPage = Type.Object({ results: Type.Array(SearchResult), pagin
 
 export const SearchMeta = Type.Object({
   timestamp: Timestamp,
-  version: Type.String(),
+  version: ApiVersion,
   sort: Type.Object({ by: Type.String(), order: Type.String() }),
   totalCapped: Type.Boolean({ description: 'true when more than 10,000 names match; total is then 10,000' }),
 });

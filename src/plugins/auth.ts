@@ -25,11 +25,12 @@ export const authPlugin = fp(async (app) => {
     request.user = user;
   });
 
-  // The OpenAPI document shows which routes take a bearer token.
+  // The OpenAPI document shows which routes take a bearer token; `{}` marks it optional.
   app.addHook('onRoute', (route) => {
     const level = route.config?.auth ?? 'none';
     if (level === 'none' || !route.schema) return;
-    route.schema = { ...route.schema, security: [{ bearerAuth: [] }] } as typeof route.schema;
+    const security = level === 'optional' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }];
+    route.schema = { ...route.schema, security } as typeof route.schema;
   });
 }, { name: 'auth' });
 

@@ -2,9 +2,23 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { API_VERSION } from '../lib/envelope.js';
+import { OPERATIONS } from '../contracts/operations.js';
 
 /** `/openapi.json` and the browsable reference at `/docs`, both generated from the route schemas. */
 export const openapiPlugin = fp(async (app) => {
+  // Names from the one table (operationId, success response); the route's own, when it gives them, win.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
+    const named = OPERATIONS[`${[route.method].flat()[0]} ${route.url}`];
+    if (!named) return;
+    const [operationId, success] = named;
+    const response: Record<string, unknown> = { ...(route.schema.response as Record<string, unknown> | undefined) };
+    for (const [status, schema] of Object.entries(response)) {
+      if (status.startsWith('2') && schema && typeof schema === 'object' && !(schema as { description?: string }).description) response[status] = { ...schema, description: success };
+    }
+    route.schema = { operationId, ...route.schema, response } as typeof route.schema;
+  });
+
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -40,7 +40,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['health'],
       summary: 'Readiness: database and search index reachable',
       description: 'Not enveloped. 503 with the same shape when a check fails.',
-      response: { 200: Readiness, 503: Readiness },
+      response: { 200: Readiness, 503: { ...Readiness, description: 'Not ready: a check failed (false)' } },
     },
   }, async (_request, reply) => {
     const { db } = app.deps;

@@ -71,7 +71,7 @@ export const aiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const page = await semantic.search(request.query, request.user);
     reply.header('vary', 'Authorization');
     reply.header('cache-control', `${request.user ? 'private' : 'public'}, max-age=15`);
-    return { success: true as const, data: { results: page.results, pagination: page.pagination }, meta: { timestamp: new Date().toISOString(), expansionsCount: page.expansionsCount, semanticTotal: page.semanticTotal, provider: page.provider, ranking: page.ranking } };
+    return ok({ results: page.results, pagination: page.pagination }, { expansionsCount: page.expansionsCount, semanticTotal: page.semanticTotal, provider: page.provider, ranking: page.ranking });
   });
 
   app.get('/ai-recommendations/:name', {
