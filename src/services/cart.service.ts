@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Deps } from '../container.js';
 import { cartTypeExists, clearCart, deleteCartItem, insertCartItem, listCartItems } from '../db/repositories/cart.repository.js';
+import { resolveName } from '../db/repositories/ens-names.repository.js';
 import { AppError } from '../errors.js';
 import { iso } from '../lib/time.js';
 import type { AddToCartBody, CartItem } from '../contracts/cart.js';
 import { loadSearchResults } from '../search/results.js';
-import { resolveName } from './listings.service.js';
 
 /**
  * The shopping cart: each user's items, each of a cart type from the `cart_types` table.

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import type { Deps } from '../container.js';
-import type { Executor } from '../db/client.js';
 import {
   countListings, findActiveListingsOfName, findListingById, insertListing, listListings, orderHashExists,
   type ListingFilters, type ListingRow, type ListingSort,
 } from '../db/repositories/listings.repository.js';
+import { resolveName } from '../db/repositories/ens-names.repository.js';
+import { pagedTotal } from '../db/repositories/status-parts.js';
 import { AppError } from '../errors.js';
-import { InvalidNameError, parseEthName } from '../lib/ens.js';
+import { isUniqueViolation } from '../lib/pg-errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
 import type { CreateListingBody, Listing, ListingsQuery } from '../contracts/listings.js';
@@ -14,46 +15,6 @@ import type { AuthUser } from './tokens.js';
 import { lockName, refreshListingSummary, UnfundedReason } from './order-state.js';
 import { checkClaims, checkTokenKind, findNameByToken, listingTerms, parseSignedOrder, verifyOrderSignature } from './order-validation.js';
 import '../jobs/handlers/order-validation.job.js';
-
-/** Totals up to this are counted exactly on every request; larger ones are cached briefly. */
-const EXACT_COUNT_LIMIT = 10_000;
-const LARGE_COUNT_TTL_SECONDS = 30;
-
-/**
- * The total of a paged list: counted exactly (an index-bounded count of at most 10,001 rows) while
- * small; above that, the full count is cached for 30 s per filter set. A cached large total is
- * answered before any counting, so a page of a list of hundreds of thousands of orders costs no
- * count at all on most requests.
- */
-export async function pagedTotal(deps: Pick<Deps, 'cache'>, key: string, count: (cap?: number) => Promise<number>): Promise<number> {
-  const cacheKey = `market:count:${key}`;
-  const large = await deps.cache.get<number>(cacheKey);
-  if (large !== undefined) return large;
-  const bounded = await count(EXACT_COUNT_LIMIT);
-  if (bounded <= EXACT_COUNT_LIMIT) return bounded;
-  const total = await count();
-  await deps.cache.set(cacheKey, total, LARGE_COUNT_TTL_SECONDS);
-  return total;
-}
-
-/** The name behind a path or query value: 400 INVALID_NAME when it does not normalize, 404 when unknown. */
-export async function resolveName(db: Executor, input: string): Promise<{ id: number; name: string; owner_address: string | null; expiry_date: Date | null }> {
-  let name: string;
-  try {
-    name = parseEthName(input).name;
-  } catch (e) {
-    if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', e.message, { field: 'name' });
-    throw e;
-  }
-  const row = await db.selectFrom('ens_names').select(['id', 'name', 'owner_address', 'expiry_date']).where('name', '=', name).executeTakeFirst();
-  if (!row) throw new AppError('ENS_NAME_NOT_FOUND', `${name} is not known here`);
-  return row;
-}
-
-export function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  const e = err as { code?: string; constraint?: string };
-  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
-}
 
 export function toListing(row: ListingRow): Listing {
   return {
@@ -98,7 +59,7 @@ export class ListingService {
     const key = `listings:${filters.status}:${filters.seller ?? ''}:${filters.minPrice ?? ''}:${filters.maxPrice ?? ''}`;
     const [rows, total] = await Promise.all([
       listListings(this.deps.db, filters, q.sort as ListingSort, q.order, q.limit, offsetOf(q.page, q.limit)),
-      pagedTotal(this.deps, key, (cap) => countListings(this.deps.db, filters, cap)),
+      pagedTotal(this.deps.cache, key, (cap) => countListings(this.deps.db, filters, cap)),
     ]);
     return { listings: rows.map(toListing), pagination: pageB(q.page, q.limit, total) };
   }

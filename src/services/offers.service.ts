@@ -3,12 +3,14 @@ import type { Deps } from '../container.js';
 import type { OfferStatus } from '../db/schema.js';
 import { countOffers, findOfferById, insertOffer, listOffers, type OfferFilters, type OfferRow } from '../db/repositories/offers.repository.js';
 import { orderHashExists } from '../db/repositories/listings.repository.js';
+import { resolveName } from '../db/repositories/ens-names.repository.js';
+import { pagedTotal } from '../db/repositories/status-parts.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
+import { isUniqueViolation } from '../lib/pg-errors.js';
 import { iso } from '../lib/time.js';
 import type { CreateOfferBody, Offer, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../contracts/offers.js';
 import { notify, type NewNotification } from './notifier.js';
-import { isUniqueViolation, pagedTotal, resolveName } from './listings.service.js';
 import { amountText, lockName, offerAcceptedNotice, offerRejectedNotice, recalculateHighestOffer, UnfundedReason } from './order-state.js';
 import { checkClaims, checkTokenKind, findNameByToken, offerTerms, parseSignedOrder, verifyOrderSignature, type ParsedOrder } from './order-validation.js';
 import type { AuthUser } from './tokens.js';
@@ -66,7 +68,7 @@ export class OfferService {
     const key = `offers:${filters.buyer ?? ''}:${filters.owner ?? ''}:${filters.status ?? ''}:${filters.ensNameId ?? ''}`;
     const [rows, total] = await Promise.all([
       listOffers(this.deps.db, filters, q.sort, q.order, q.limit, offsetOf(q.page, q.limit)),
-      pagedTotal(this.deps, key, (cap) => countOffers(this.deps.db, filters, cap)),
+      pagedTotal(this.deps.cache, key, (cap) => countOffers(this.deps.db, filters, cap)),
     ]);
     return { offers: rows.map(toOffer), pagination: pageB(q.page, q.limit, total) };
   }

@@ -1,4 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Cache } from '../../infra/cache.js';
 import type { Executor } from '../client.js';
 
 /**
@@ -36,4 +37,25 @@ export async function countOfParts<DB, TB extends keyof DB>(db: Executor, parts:
     total += Number(row.n);
   }
   return cap === undefined ? total : Math.min(total, cap + 1);
+}
+
+/** Totals up to this are counted exactly on every request; larger ones are cached briefly. */
+const EXACT_COUNT_LIMIT = 10_000;
+const LARGE_COUNT_TTL_SECONDS = 30;
+
+/**
+ * The total of a paged list: counted exactly (an index-bounded count of at most 10,001 rows) while
+ * small; above that, the full count is cached for 30 s per filter set. A cached large total is
+ * answered before any counting, so a page of a list of hundreds of thousands of orders costs no
+ * count at all on most requests.
+ */
+export async function pagedTotal(cache: Cache, key: string, count: (cap?: number) => Promise<number>): Promise<number> {
+  const cacheKey = `market:count:${key}`;
+  const large = await cache.get<number>(cacheKey);
+  if (large !== undefined) return large;
+  const bounded = await count(EXACT_COUNT_LIMIT);
+  if (bounded <= EXACT_COUNT_LIMIT) return bounded;
+  const total = await count();
+  await cache.set(cacheKey, total, LARGE_COUNT_TTL_SECONDS);
+  return total;
 }
