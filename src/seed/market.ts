@@ -1,6 +1,6 @@
 import type { Hex } from 'viem';
 import { buildListingOrder, buildOfferOrder, type Contracts, type Fee } from '../lib/seaport.js';
-import { amountText } from '../services/order-summaries.js';
+import { amountText } from '../orders/summaries.js';
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
 import { ethToUsdc, ethToWei } from './chain.js';
 import type { CopyWriter } from './copy.js';

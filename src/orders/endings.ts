@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/client.js';
 import type { ListingStatus, OfferStatus } from '../db/schema.js';
-import { notify, type NewNotification } from './notifier.js';
-import { lockNames, recalculateHighestOffer, refreshListingSummary } from './order-summaries.js';
+import { notify, type NewNotification } from '../services/notifier.js';
+import { lockNames, recalculateHighestOffer, refreshListingSummary } from './summaries.js';
 
 /**
  * Orders that end without a trade: cancelled on chain (by hash or by counter) and past their end

@@ -1,7 +1,7 @@
 import {
   cancelOrdersByCounter, cancelOrdersByHash, markListingSold, markOfferAccepted, onOwnershipChanged,
-} from '../services/order-state.js';
-import type { OrderEffects } from './order-effects.js';
+} from './state.js';
+import type { OrderEffects } from '../sync/order-effects.js';
 
 /** The marketplace's order rules (src/services/order-state.ts), as the chain sync calls them. */
 export function marketplaceOrderEffects(): OrderEffects {

@@ -3,18 +3,18 @@ import type { Deps } from '../container.js';
 import {
   countListings, findActiveListingsOfName, findListingById, insertListing, listListings, orderHashExists,
   type ListingFilters, type ListingRow, type ListingSort,
-} from '../db/repositories/listings.repository.js';
+} from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
-import { pagedTotal } from '../db/repositories/status-parts.js';
+import { pagedTotal } from './status-parts.js';
 import { AppError } from '../errors.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
 import type { CreateListingBody, Listing, ListingsQuery } from '../contracts/listings.js';
-import type { AuthUser } from './tokens.js';
-import { lockName, refreshListingSummary, UnfundedReason } from './order-state.js';
-import { checkClaims, checkTokenKind, findNameByToken, listingTerms, parseSignedOrder, verifyOrderSignature } from './order-validation.js';
-import '../jobs/handlers/order-validation.job.js';
+import type { AuthUser } from '../services/tokens.js';
+import { lockName, refreshListingSummary, UnfundedReason } from './state.js';
+import { checkClaims, checkTokenKind, findNameByToken, listingTerms, parseSignedOrder, verifyOrderSignature } from './validation.js';
+import './recheck.js';
 
 export function toListing(row: ListingRow): Listing {
   return {

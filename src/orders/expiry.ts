@@ -1,8 +1,8 @@
-import type { Deps } from '../../container.js';
-import { expireDueOrders } from '../../services/order-state.js';
-import { defineJob } from '../registry.js';
+import type { Deps } from '../container.js';
+import { expireDueOrders } from './state.js';
+import { defineJob } from '../jobs/registry.js';
 
-declare module '../queue.js' {
+declare module '../jobs/queue.js' {
   interface JobPayloads {
     /** Listings and offers past their end time → expired. No payload. */
     'orders.expire': Record<string, never>;

@@ -1,9 +1,9 @@
 import { sql, type Generated, type RawBuilder, type SqlBool } from 'kysely';
-import type { Executor } from '../client.js';
-import type { ListingStatus } from '../schema.js';
+import type { Executor } from '../db/client.js';
+import type { ListingStatus } from '../db/schema.js';
 import { countOfParts, pageIdsOfParts } from './status-parts.js';
 
-declare module '../schema.js' {
+declare module '../db/schema.js' {
   interface ListingsTable {
     /** Copy of ens_names.name, set by a trigger on insert (0002). */
     ens_name: Generated<string | null>;

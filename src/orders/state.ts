@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/client.js';
-import { notify, type NewNotification } from './notifier.js';
-import { amountText, lockName, notExpired, recalculateHighestOffer, refreshListingSummary, type LockedName } from './order-summaries.js';
-import '../db/repositories/listings.repository.js';
+import { notify, type NewNotification } from '../services/notifier.js';
+import { amountText, lockName, notExpired, recalculateHighestOffer, refreshListingSummary, type LockedName } from './summaries.js';
+import './listings.repository.js';
 
-export * from './order-summaries.js';
-export * from './order-endings.js';
+export * from './summaries.js';
+export * from './endings.js';
 
 /**
  * Every status move of listings and offers that is not a user's own request happens here, so the

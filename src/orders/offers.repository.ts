@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { Executor } from '../client.js';
-import type { OfferStatus } from '../schema.js';
+import type { Executor } from '../db/client.js';
+import type { OfferStatus } from '../db/schema.js';
 import { countOfParts, pageIdsOfParts } from './status-parts.js';
 
 /** An offer joined with its name, as the API shows it (status already accounts for the end time). */

@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import { BaseError, ContractFunctionRevertedError, erc1155Abi, erc20Abi, erc721Abi, type Hex, type PublicClient } from 'viem';
-import type { Deps } from '../../container.js';
-import { ItemType } from '../../lib/seaport.js';
+import type { Deps } from '../container.js';
+import { ItemType } from '../lib/seaport.js';
 import {
   AUTOMATIC_UNFUNDED_REASONS, markListingUnfunded, markOfferUnfunded, restoreListing, restoreOffer, UnfundedReason,
-} from '../../services/order-state.js';
-import { spenderOf } from '../../services/order-validation.js';
-import { defineJob } from '../registry.js';
+} from './state.js';
+import { spenderOf } from './validation.js';
+import { defineJob } from '../jobs/registry.js';
 
-declare module '../queue.js' {
+declare module '../jobs/queue.js' {
   interface JobPayloads {
     /**
      * Re-check funds and ownership behind orders. With ids: those orders. Empty: the next batch of

@@ -1,20 +1,20 @@
 import { sql } from 'kysely';
 import type { Deps } from '../container.js';
 import type { OfferStatus } from '../db/schema.js';
-import { countOffers, findOfferById, insertOffer, listOffers, type OfferFilters, type OfferRow } from '../db/repositories/offers.repository.js';
-import { orderHashExists } from '../db/repositories/listings.repository.js';
+import { countOffers, findOfferById, insertOffer, listOffers, type OfferFilters, type OfferRow } from './offers.repository.js';
+import { orderHashExists } from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
-import { pagedTotal } from '../db/repositories/status-parts.js';
+import { pagedTotal } from './status-parts.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { iso } from '../lib/time.js';
 import type { CreateOfferBody, Offer, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../contracts/offers.js';
-import { notify, type NewNotification } from './notifier.js';
-import { amountText, lockName, offerAcceptedNotice, offerRejectedNotice, recalculateHighestOffer, UnfundedReason } from './order-state.js';
-import { checkClaims, checkTokenKind, findNameByToken, offerTerms, parseSignedOrder, verifyOrderSignature, type ParsedOrder } from './order-validation.js';
-import type { AuthUser } from './tokens.js';
-import '../jobs/handlers/order-validation.job.js';
+import { notify, type NewNotification } from '../services/notifier.js';
+import { amountText, lockName, offerAcceptedNotice, offerRejectedNotice, recalculateHighestOffer, UnfundedReason } from './state.js';
+import { checkClaims, checkTokenKind, findNameByToken, offerTerms, parseSignedOrder, verifyOrderSignature, type ParsedOrder } from './validation.js';
+import type { AuthUser } from '../services/tokens.js';
+import './recheck.js';
 
 export function toOffer(row: OfferRow): Offer {
   return {

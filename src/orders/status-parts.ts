@@ -1,6 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { Cache } from '../../infra/cache.js';
-import type { Executor } from '../client.js';
+import type { Cache } from '../infra/cache.js';
+import type { Executor } from '../db/client.js';
 
 /**
  * Lists filtered by a status that is several index ranges (e.g. `expired` = written expired, or
