@@ -4,8 +4,7 @@ import { verifyEmailJob } from './handlers/mail-verify-email.js';
 import { leaderboardRefreshJob } from './handlers/leaderboard-refresh.job.js';
 import { clubsRefreshJob } from './handlers/clubs-refresh.job.js';
 import { awardsRefreshJob } from './handlers/leaderboard-awards.job.js';
-import { orderExpiryJob } from '../orders/expiry.js';
-import { orderValidationJob } from '../orders/recheck.js';
+import { orderJobs } from '../orders/index.js';
 import { syncEventsJob, syncNamesJob, syncPricesJob } from './handlers/sync.job.js';
 import { searchPurgeJob } from './handlers/search-purge.job.js';
 import { trendsRollJob } from './handlers/trends-roll.job.js';
@@ -17,8 +16,7 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   leaderboardRefreshJob,
   clubsRefreshJob,
   awardsRefreshJob,
-  orderExpiryJob,
-  orderValidationJob,
+  ...orderJobs,
   syncNamesJob,
   syncEventsJob,
   syncPricesJob,

@@ -1,13 +1,14 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/client.js';
 import type { ListingStatus, OfferStatus } from '../db/schema.js';
-import { notify, type NewNotification } from '../services/notifier.js';
-import { lockNames, recalculateHighestOffer, refreshListingSummary } from './summaries.js';
+import { recordMoves, type ListingMove, type MoveCause, type OfferMove } from './effects.js';
+import { lockNames, type LockedName } from './locks.js';
+import { LISTING_AUTOMATIC_MOVES, movesInto, OFFER_AUTOMATIC_MOVES } from './moves.js';
+import { recalculateHighestOffer, refreshListingSummary } from './summaries.js';
 
 /**
- * Orders that end without a trade: cancelled on chain (by hash or by counter) and past their end
- * time (the expiry sweep). Part of the order state module (re-exported by order-state.ts); same
- * lock order: name rows first, in id order.
+ * Orders that end without a trade, set-based: cancelled on chain (by hash or by counter) and past
+ * their end time (the expiry sweep). Same lock order as every move: name rows first, in id order.
  */
 
 export interface CancelResult {
@@ -15,26 +16,73 @@ export interface CancelResult {
   offers: number;
 }
 
-async function cancelWhere(trx: Executor, listingIds: number[], offerIds: number[], nameIds: number[]): Promise<CancelResult> {
-  await lockNames(trx, nameIds);
-  const listings = listingIds.length === 0 ? [] : await trx
+const LISTING_ROW = ['id', 'ens_name_id', 'seller_address', 'price_wei', 'currency_address', 'status'] as const;
+const OFFER_ROW = ['id', 'ens_name_id', 'buyer_address', 'offer_amount_wei', 'currency_address', 'status'] as const;
+
+interface ListingRef { id: number; ens_name_id: number; seller_address: string; price_wei: string; currency_address: string; status: ListingStatus }
+interface OfferRef { id: number; ens_name_id: number; buyer_address: string; offer_amount_wei: string; currency_address: string; status: OfferStatus }
+
+/**
+ * Moves the given listings to `listingTo` and offers to `offerTo` where the automatic table allows
+ * it from their current status (and `guard` holds), under the names' locks; refreshes the names'
+ * summaries and records the moves.
+ */
+async function endOrders(
+  trx: Executor,
+  found: { listings: ListingRef[]; offers: OfferRef[] },
+  to: { listing: ListingStatus; offer: OfferStatus; cause: MoveCause; guard?: RawBuilder<boolean> },
+): Promise<CancelResult> {
+  const { listings: dueListings, offers: dueOffers } = found;
+  if (dueListings.length === 0 && dueOffers.length === 0) return { listings: 0, offers: 0 };
+  const names = await lockNames(trx, [...dueListings, ...dueOffers].map((r) => r.ens_name_id));
+  const listingFrom = movesInto(LISTING_AUTOMATIC_MOVES, to.listing);
+  const offerFrom = movesInto(OFFER_AUTOMATIC_MOVES, to.offer);
+  const listings = dueListings.length === 0 ? [] : await trx
     .updateTable('listings')
-    .set({ status: 'cancelled', updated_at: sql`now()` })
-    .where('id', 'in', listingIds)
-    .where('status', 'in', ['active', 'unfunded'] satisfies ListingStatus[])
-    .returning('ens_name_id')
+    .set({ status: to.listing, updated_at: sql`now()` })
+    .where('id', 'in', dueListings.map((l) => l.id))
+    .where('status', 'in', listingFrom)
+    .$if(to.guard !== undefined, (qb) => qb.where(to.guard!))
+    .returning('id')
     .execute();
-  const offers = offerIds.length === 0 ? [] : await trx
+  const offers = dueOffers.length === 0 ? [] : await trx
     .updateTable('offers')
-    .set({ status: 'rejected', updated_at: sql`now()` })
-    .where('id', 'in', offerIds)
-    .where('status', 'in', ['pending', 'unfunded'] satisfies OfferStatus[])
-    .returning('ens_name_id')
+    .set({ status: to.offer, updated_at: sql`now()` })
+    .where('id', 'in', dueOffers.map((o) => o.id))
+    .where('status', 'in', offerFrom)
+    .$if(to.guard !== undefined, (qb) => qb.where(to.guard!))
+    .returning('id')
     .execute();
-  for (const id of new Set(listings.map((l) => l.ens_name_id))) await refreshListingSummary(trx, id);
-  for (const id of new Set(offers.map((o) => o.ens_name_id))) await recalculateHighestOffer(trx, id);
-  return { listings: listings.length, offers: offers.length };
+  const movedListings = new Set(listings.map((l) => l.id));
+  const movedOffers = new Set(offers.map((o) => o.id));
+  const ended = {
+    listings: dueListings.filter((l) => movedListings.has(l.id)),
+    offers: dueOffers.filter((o) => movedOffers.has(o.id)),
+  };
+  for (const id of new Set(ended.listings.map((l) => l.ens_name_id))) await refreshListingSummary(trx, id);
+  for (const id of new Set(ended.offers.map((o) => o.ens_name_id))) await recalculateHighestOffer(trx, id);
+  await recordMoves(trx, [
+    ...ended.listings.map((l) => listingMove(l, to.listing, to.cause, names)),
+    ...ended.offers.map((o) => offerMove(o, to.offer, to.cause, names)),
+  ]);
+  return { listings: ended.listings.length, offers: ended.offers.length };
 }
+
+function listingMove(l: ListingRef, to: ListingStatus, cause: MoveCause, names: Map<number, LockedName>): ListingMove {
+  return {
+    order: 'listing', id: l.id, ensNameId: l.ens_name_id, name: names.get(l.ens_name_id)?.name, from: l.status, to, cause,
+    seller: l.seller_address, priceWei: l.price_wei, currency: l.currency_address,
+  };
+}
+
+function offerMove(o: OfferRef, to: OfferStatus, cause: MoveCause, names: Map<number, LockedName>): OfferMove {
+  return {
+    order: 'offer', id: o.id, ensNameId: o.ens_name_id, name: names.get(o.ens_name_id)?.name, from: o.status, to, cause,
+    buyer: o.buyer_address, amountWei: o.offer_amount_wei, currency: o.currency_address,
+  };
+}
+
+const CANCELLED = { listing: 'cancelled', offer: 'rejected', cause: 'chain_cancel' } as const;
 
 /**
  * Orders cancelled on chain (Seaport `OrderCancelled`): listings active/unfunded → cancelled,
@@ -45,10 +93,10 @@ export async function cancelOrdersByHash(trx: Executor, orderHashes: readonly st
   const hashes = [...new Set(orderHashes.map((h) => h.toLowerCase()))];
   if (hashes.length === 0) return { listings: 0, offers: 0 };
   const [listings, offers] = await Promise.all([
-    trx.selectFrom('listings').select(['id', 'ens_name_id']).where('order_hash', 'in', hashes).execute(),
-    trx.selectFrom('offers').select(['id', 'ens_name_id']).where('order_hash', 'in', hashes).execute(),
+    trx.selectFrom('listings').select(LISTING_ROW).where('order_hash', 'in', hashes).execute(),
+    trx.selectFrom('offers').select(OFFER_ROW).where('order_hash', 'in', hashes).execute(),
   ]);
-  return cancelWhere(trx, listings.map((l) => l.id), offers.map((o) => o.id), [...listings, ...offers].map((r) => r.ens_name_id));
+  return endOrders(trx, { listings, offers }, CANCELLED);
 }
 
 /**
@@ -59,10 +107,10 @@ export async function cancelOrdersByCounter(trx: Executor, offerer: string, newC
   const who = offerer.toLowerCase();
   const stale = sql<boolean>`coalesce((order_data->'parameters'->>'counter')::numeric, 0) < ${newCounter.toString()}::numeric`;
   const [listings, offers] = await Promise.all([
-    trx.selectFrom('listings').select(['id', 'ens_name_id']).where('seller_address', '=', who).where('status', 'in', ['active', 'unfunded']).where(stale).execute(),
-    trx.selectFrom('offers').select(['id', 'ens_name_id']).where('buyer_address', '=', who).where('status', 'in', ['pending', 'unfunded']).where(stale).execute(),
+    trx.selectFrom('listings').select(LISTING_ROW).where('seller_address', '=', who).where('status', 'in', movesInto(LISTING_AUTOMATIC_MOVES, 'cancelled')).where(stale).execute(),
+    trx.selectFrom('offers').select(OFFER_ROW).where('buyer_address', '=', who).where('status', 'in', movesInto(OFFER_AUTOMATIC_MOVES, 'rejected')).where(stale).execute(),
   ]);
-  return cancelWhere(trx, listings.map((l) => l.id), offers.map((o) => o.id), [...listings, ...offers].map((r) => r.ens_name_id));
+  return endOrders(trx, { listings, offers }, CANCELLED);
 }
 
 export interface ExpirySweepResult {
@@ -78,49 +126,10 @@ export interface ExpirySweepResult {
 export async function expireDueOrders(trx: Executor, batchSize = 500): Promise<ExpirySweepResult> {
   // one status at a time: each is an ordered range of the (status, expires_at) index
   const listingsDue = (status: ListingStatus) =>
-    trx.selectFrom('listings').select(['id', 'ens_name_id']).where('status', '=', status).where('expires_at', '<=', sql<Date>`now()`).orderBy('expires_at').limit(batchSize).execute();
+    trx.selectFrom('listings').select(LISTING_ROW).where('status', '=', status).where('expires_at', '<=', sql<Date>`now()`).orderBy('expires_at').limit(batchSize).execute();
   const offersDue = (status: OfferStatus) =>
-    trx.selectFrom('offers').select(['id', 'ens_name_id']).where('status', '=', status).where('expires_at', '<=', sql<Date>`now()`).orderBy('expires_at').limit(batchSize).execute();
-  const dueListings = [...(await listingsDue('active')), ...(await listingsDue('unfunded'))];
-  const dueOffers = [...(await offersDue('pending')), ...(await offersDue('unfunded'))];
-  if (dueListings.length === 0 && dueOffers.length === 0) return { listings: 0, offers: 0 };
-  const names = await lockNames(trx, [...dueListings, ...dueOffers].map((r) => r.ens_name_id));
-  const listings = dueListings.length === 0 ? [] : await trx
-    .updateTable('listings')
-    .set({ status: 'expired', updated_at: sql`now()` })
-    .where('id', 'in', dueListings.map((l) => l.id))
-    .where('status', 'in', ['active', 'unfunded'])
-    .where('expires_at', '<=', sql<Date>`now()`)
-    .returning(['id', 'ens_name_id', 'seller_address', 'price_wei', 'currency_address'])
-    .execute();
-  const offers = dueOffers.length === 0 ? [] : await trx
-    .updateTable('offers')
-    .set({ status: 'expired', updated_at: sql`now()` })
-    .where('id', 'in', dueOffers.map((o) => o.id))
-    .where('status', 'in', ['pending', 'unfunded'])
-    .where('expires_at', '<=', sql<Date>`now()`)
-    .returning(['id', 'ens_name_id', 'buyer_address', 'offer_amount_wei', 'currency_address'])
-    .execute();
-  for (const id of new Set(listings.map((l) => l.ens_name_id))) await refreshListingSummary(trx, id);
-  for (const id of new Set(offers.map((o) => o.ens_name_id))) await recalculateHighestOffer(trx, id);
-  const label = (id: number) => names.get(id)?.name ?? 'a name';
-  await notify(trx, [
-    ...listings.map((l): NewNotification => ({
-      recipient: l.seller_address,
-      type: 'listing_expired',
-      ensNameId: l.ens_name_id,
-      title: `Listing of ${label(l.ens_name_id)} expired`,
-      message: `Your listing of ${label(l.ens_name_id)} reached its end time and is no longer for sale.`,
-      metadata: { listingId: l.id, priceWei: l.price_wei, currency: l.currency_address },
-    })),
-    ...offers.map((o): NewNotification => ({
-      recipient: o.buyer_address,
-      type: 'offer_expired',
-      ensNameId: o.ens_name_id,
-      title: `Offer on ${label(o.ens_name_id)} expired`,
-      message: `Your offer on ${label(o.ens_name_id)} reached its end time.`,
-      metadata: { offerId: o.id, amountWei: o.offer_amount_wei, currency: o.currency_address },
-    })),
-  ]);
-  return { listings: listings.length, offers: offers.length };
+    trx.selectFrom('offers').select(OFFER_ROW).where('status', '=', status).where('expires_at', '<=', sql<Date>`now()`).orderBy('expires_at').limit(batchSize).execute();
+  const listings = [...(await listingsDue('active')), ...(await listingsDue('unfunded'))];
+  const offers = [...(await offersDue('pending')), ...(await offersDue('unfunded'))];
+  return endOrders(trx, { listings, offers }, { listing: 'expired', offer: 'expired', cause: 'expiry', guard: sql<boolean>`expires_at <= now()` });
 }

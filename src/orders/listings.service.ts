@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
 import type { Deps } from '../container.js';
 import {
-  countListings, findActiveListingsOfName, findListingById, insertListing, listListings, orderHashExists,
+  countListings, findActiveListingsOfName, findListingById, listListings, orderHashExists,
   type ListingFilters, type ListingRow, type ListingSort,
 } from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
@@ -12,9 +11,8 @@ import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
 import type { CreateListingBody, Listing, ListingsQuery } from '../contracts/listings.js';
 import type { AuthUser } from '../services/tokens.js';
-import { lockName, refreshListingSummary, UnfundedReason } from './state.js';
+import { cancelListing, placeListing } from './user-moves.js';
 import { checkClaims, checkTokenKind, findNameByToken, listingTerms, parseSignedOrder, verifyOrderSignature } from './validation.js';
-import './recheck.js';
 
 export function toListing(row: ListingRow): Listing {
   return {
@@ -107,23 +105,7 @@ export class ListingService {
     let id: number;
     try {
       id = await db.transaction().execute(async (trx) => {
-        const locked = await lockName(trx, name.id);
-        if (!locked || locked.owner_address !== terms.seller) throw new AppError('NOT_OWNER', `${name.name} is not owned by ${terms.seller}`);
-        await trx
-          .updateTable('listings')
-          .set({ status: 'cancelled', updated_at: sql`now()` })
-          .where('ens_name_id', '=', name.id)
-          .where('seller_address', '=', terms.seller)
-          .where('status', 'in', ['active', 'unfunded'])
-          .execute();
-        await trx
-          .updateTable('listings')
-          .set({ status: 'unfunded', unfunded_at: sql`now()`, unfunded_reason: UnfundedReason.OWNERSHIP_LOST, updated_at: sql`now()` })
-          .where('ens_name_id', '=', name.id)
-          .where('seller_address', '!=', terms.seller)
-          .where('status', '=', 'active')
-          .execute();
-        const listingId = await insertListing(trx, {
+        const listingId = await placeListing(trx, {
           ensNameId: name.id,
           seller: terms.seller,
           priceWei: terms.priceWei.toString(),
@@ -135,7 +117,6 @@ export class ListingService {
           brokerAddress: terms.broker?.address ?? null,
           brokerFeeBps: terms.broker?.feeBps ?? null,
         });
-        await refreshListingSummary(trx, name.id);
         if (this.deps.rpc) await this.deps.jobs.send('orders.validate', { listingIds: [listingId] }, { trx });
         return listingId;
       });
@@ -151,21 +132,7 @@ export class ListingService {
    * cancelled listing again changes nothing). Sold and expired listings are final (409).
    */
   async cancel(user: AuthUser, id: number): Promise<Listing> {
-    const ref = await this.deps.db.selectFrom('listings').select(['ens_name_id', 'seller_address']).where('id', '=', id).executeTakeFirst();
-    if (!ref) throw new AppError('LISTING_NOT_FOUND', `Listing ${id} not found`);
-    if (ref.seller_address !== user.address.toLowerCase()) throw new AppError('FORBIDDEN', 'Only the seller can cancel this listing');
-    await this.deps.db.transaction().execute(async (trx) => {
-      await lockName(trx, ref.ens_name_id);
-      const row = await trx.selectFrom('listings').select(['status', 'expires_at']).where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!row) throw new AppError('LISTING_NOT_FOUND', `Listing ${id} not found`);
-      if (row.status === 'cancelled') return;
-      const pastEnd = row.expires_at !== null && row.expires_at.getTime() <= Date.now();
-      if (row.status === 'sold' || row.status === 'expired' || pastEnd) {
-        throw new AppError('INVALID_STATE', `A ${pastEnd ? 'expired' : row.status} listing cannot be cancelled`, { status: pastEnd ? 'expired' : row.status });
-      }
-      await trx.updateTable('listings').set({ status: 'cancelled', updated_at: sql`now()` }).where('id', '=', id).execute();
-      await refreshListingSummary(trx, ref.ens_name_id);
-    });
+    await this.deps.db.transaction().execute((trx) => cancelListing(trx, user.address.toLowerCase(), id));
     return this.get(id);
   }
 }

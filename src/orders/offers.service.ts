@@ -1,7 +1,5 @@
-import { sql } from 'kysely';
 import type { Deps } from '../container.js';
-import type { OfferStatus } from '../db/schema.js';
-import { countOffers, findOfferById, insertOffer, listOffers, type OfferFilters, type OfferRow } from './offers.repository.js';
+import { countOffers, findOfferById, listOffers, type OfferFilters, type OfferRow } from './offers.repository.js';
 import { orderHashExists } from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
 import { pagedTotal } from './status-parts.js';
@@ -10,11 +8,9 @@ import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { iso } from '../lib/time.js';
 import type { CreateOfferBody, Offer, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../contracts/offers.js';
-import { notify, type NewNotification } from '../services/notifier.js';
-import { amountText, lockName, offerAcceptedNotice, offerRejectedNotice, recalculateHighestOffer, UnfundedReason } from './state.js';
+import { placeOffer, updateOffer } from './user-moves.js';
 import { checkClaims, checkTokenKind, findNameByToken, offerTerms, parseSignedOrder, verifyOrderSignature, type ParsedOrder } from './validation.js';
 import type { AuthUser } from '../services/tokens.js';
-import './recheck.js';
 
 export function toOffer(row: OfferRow): Offer {
   return {
@@ -35,23 +31,6 @@ export function toOffer(row: OfferRow): Offer {
     name: row.name,
     token_id: BigInt(row.token_id).toString(),
   };
-}
-
-/**
- * The status moves PUT /offers/:id allows (current → requested). Sending the current status again
- * is allowed and changes nothing. accepted and rejected are final; an offer past its end time is
- * expired whatever its stored status says, and can only be withdrawn (rejected) by its buyer.
- */
-export const OFFER_MOVES: Readonly<Record<OfferStatus, readonly OfferStatus[]>> = {
-  pending: ['accepted', 'rejected', 'expired', 'unfunded'],
-  unfunded: ['pending', 'rejected', 'expired'],
-  expired: ['pending', 'rejected'],
-  accepted: [],
-  rejected: [],
-};
-
-function isPast(date: Date | null): boolean {
-  return date !== null && date.getTime() <= Date.now();
 }
 
 /** Offers: browse, read, create from a signed Seaport order, update amount or status. */
@@ -115,8 +94,7 @@ export class OfferService {
     let id: number;
     try {
       id = await this.deps.db.transaction().execute(async (trx) => {
-        const locked = await lockName(trx, name.id);
-        const offerId = await insertOffer(trx, {
+        const offerId = await placeOffer(trx, {
           ensNameId: name.id,
           buyer,
           amountWei: terms.amountWei.toString(),
@@ -126,17 +104,6 @@ export class OfferService {
           source: (body.source ?? 'grails').toLowerCase(),
           expiresAt: terms.expiresAt,
         });
-        await recalculateHighestOffer(trx, name.id);
-        if (locked?.owner_address) {
-          await notify(trx, {
-            recipient: locked.owner_address,
-            type: 'offer_received',
-            ensNameId: name.id,
-            title: `New offer on ${name.name}`,
-            message: `${buyer} offered ${amountText(terms.amountWei, terms.currency)} for ${name.name}.`,
-            metadata: { offerId, amountWei: terms.amountWei.toString(), currency: terms.currency, buyer },
-          });
-        }
         if (this.deps.rpc) await this.deps.jobs.send('orders.validate', { offerIds: [offerId] }, { trx });
         return offerId;
       });
@@ -180,66 +147,11 @@ export class OfferService {
     }
 
     try {
-      await this.deps.db.transaction().execute(async (trx) => {
-        const name = await lockName(trx, ref.ens_name_id);
-        const offer = await trx.selectFrom('offers').select(['id', 'buyer_address', 'offer_amount_wei', 'currency_address', 'status', 'expires_at']).where('id', '=', id).forUpdate().executeTakeFirst();
-        if (!name || !offer) throw new AppError('OFFER_NOT_FOUND', `Offer ${id} not found`);
-        const isBuyer = caller === offer.buyer_address;
-        const isOwner = name.owner_address !== null && caller === name.owner_address;
-        if (body.status === 'rejected' && !isBuyer) throw new AppError('FORBIDDEN', 'Only the buyer can reject (withdraw) an offer');
-        if (body.status === 'accepted' && !isOwner) throw new AppError('FORBIDDEN', 'Only the owner of the name can accept an offer');
-        if (!isBuyer && !isOwner) throw new AppError('FORBIDDEN', 'Only the buyer or the owner of the name can update this offer');
-
-        const stored = offer.status;
-        const current: OfferStatus = (stored === 'pending' || stored === 'unfunded') && isPast(offer.expires_at) ? 'expired' : stored;
-        const target: OfferStatus = body.status ?? current;
-        if (target !== current && !OFFER_MOVES[current].includes(target)) {
-          throw new AppError('INVALID_STATE', `An offer that is ${current} cannot become ${target}`, { status: current, requested: target });
-        }
-        const expiresAt = resigned ? resigned.expiresAt : offer.expires_at;
-        if (target === 'pending' && isPast(expiresAt)) {
-          throw new AppError('INVALID_STATE', 'The offer has passed its end time and cannot be pending again', { status: current, requested: target });
-        }
-        const newAmount = resigned?.amountWei ?? body.offerAmountWei;
-        const amountChanges = newAmount !== undefined && BigInt(newAmount) !== BigInt(offer.offer_amount_wei);
-        if ((amountChanges || resigned) && !(['pending', 'unfunded'] as OfferStatus[]).includes(target)) {
-          throw new AppError('INVALID_STATE', `The amount of a${target === 'accepted' || target === 'expired' ? 'n' : ''} ${target} offer cannot change`, { status: target });
-        }
-
-        const statusChanges = target !== stored;
-        if (statusChanges || amountChanges || resigned) {
-          await trx
-            .updateTable('offers')
-            .set({
-              ...(statusChanges ? { status: target } : {}),
-              ...(statusChanges && target === 'unfunded' ? { unfunded_at: sql`now()`, unfunded_reason: UnfundedReason.MARKED_BY_USER } : {}),
-              ...(statusChanges && stored === 'unfunded' ? { unfunded_at: null, unfunded_reason: null } : {}),
-              ...(amountChanges ? { offer_amount_wei: newAmount } : {}),
-              ...(resigned ? { order_hash: resigned.order.hash, order_data: JSON.stringify(resigned.order.orderData), expires_at: resigned.expiresAt, last_validated_at: null } : {}),
-              updated_at: sql`now()`,
-            })
-            .where('id', '=', id)
-            .execute();
-          await recalculateHighestOffer(trx, name.id);
-        }
-
-        const updated = { ...offer, offer_amount_wei: newAmount ?? offer.offer_amount_wei };
-        const notices: NewNotification[] = [];
-        if (target !== current && target === 'accepted') notices.push(offerAcceptedNotice(updated, name));
-        if (target !== current && target === 'rejected') notices.push(offerRejectedNotice(updated, name));
-        const counterpart = isBuyer ? name.owner_address : offer.buyer_address;
-        if (amountChanges && counterpart && counterpart !== caller) {
-          notices.push({
-            recipient: counterpart,
-            type: 'offer_updated',
-            ensNameId: name.id,
-            title: `Offer on ${name.name} changed`,
-            message: `The offer on ${name.name} is now ${amountText(newAmount!, offer.currency_address)}.`,
-            metadata: { offerId: id, amountWei: newAmount, previousAmountWei: offer.offer_amount_wei, currency: offer.currency_address, by: caller },
-          });
-        }
-        await notify(trx, notices);
-      });
+      await this.deps.db.transaction().execute((trx) => updateOffer(trx, caller, id, {
+        status: body.status,
+        offerAmountWei: body.offerAmountWei,
+        resigned: resigned && { orderHash: resigned.order.hash, orderData: resigned.order.orderData, amountWei: resigned.amountWei, expiresAt: resigned.expiresAt },
+      }));
     } catch (err) {
       if (isUniqueViolation(err, 'offers_order_hash_key')) throw new AppError('DUPLICATE_ORDER', 'This order is already stored');
       throw err;

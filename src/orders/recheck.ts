@@ -2,21 +2,8 @@ import { sql } from 'kysely';
 import { BaseError, ContractFunctionRevertedError, erc1155Abi, erc20Abi, erc721Abi, type Hex, type PublicClient } from 'viem';
 import type { Deps } from '../container.js';
 import { ItemType } from '../lib/seaport.js';
-import {
-  AUTOMATIC_UNFUNDED_REASONS, markListingUnfunded, markOfferUnfunded, restoreListing, restoreOffer, UnfundedReason,
-} from './state.js';
+import { AUTOMATIC_UNFUNDED_REASONS, markListingUnfunded, markOfferUnfunded, restoreListing, restoreOffer, UnfundedReason } from './state.js';
 import { spenderOf } from './validation.js';
-import { defineJob } from '../jobs/registry.js';
-
-declare module '../jobs/queue.js' {
-  interface JobPayloads {
-    /**
-     * Re-check funds and ownership behind orders. With ids: those orders. Empty: the next batch of
-     * live orders, least recently checked first.
-     */
-    'orders.validate': { offerIds?: number[]; listingIds?: number[] };
-  }
-}
 
 const BATCH = 100;
 
@@ -175,15 +162,3 @@ export async function recheckOrders(deps: Pick<Deps, 'db' | 'rpc' | 'config' | '
   }
   return result;
 }
-
-/** Every minute when ETH_RPC_URL is set (a no-op without it), and right after a new order. */
-export const orderValidationJob = defineJob({
-  name: 'orders.validate',
-  schedule: '* * * * *',
-  retryLimit: 2,
-  async handle(payload, deps) {
-    if (!deps.rpc) return;
-    const result = await recheckOrders(deps, payload ?? {});
-    if (result.unfunded + result.restored + result.failed > 0) deps.logger.info(result, 'orders re-checked');
-  },
-});

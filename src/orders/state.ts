@@ -1,29 +1,16 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/client.js';
-import { notify, type NewNotification } from '../services/notifier.js';
-import { amountText, lockName, notExpired, recalculateHighestOffer, refreshListingSummary, type LockedName } from './summaries.js';
-import './listings.repository.js';
-
-export * from './summaries.js';
-export * from './endings.js';
+import { recordMoves, type ListingMove, type OfferMove } from './effects.js';
+import { lockListing, lockName, lockOffer } from './locks.js';
+import { listingMoveAllowed, offerMoveAllowed } from './moves.js';
+import { notExpired, recalculateHighestOffer, refreshListingSummary } from './summaries.js';
 
 /**
- * Every status move of listings and offers that is not a user's own request happens here, so the
- * API, the jobs and the chain sync apply the same rules. Each function runs inside the caller's
- * transaction (`trx`) and keeps the name's summaries (`highest_offer_*`, `listing_*` on
- * ens_names) and notifications consistent with the move.
- *
- * Lock order (deadlock avoidance): the ens_names row first (FOR NO KEY UPDATE), then the rows of
- * its listings and offers. Every function here follows it; a caller that locks rows itself must too.
- *
- * Statuses and what moves them:
- *   listing: active → sold (fulfilled) | cancelled (seller, replaced, on-chain cancel) | expired
- *            (end time passed) | unfunded (ownership lost, not approved); unfunded → active (seller
- *            owns and approved again, not expired) | expired | cancelled | sold. sold, cancelled
- *            and expired are final.
- *   offer:   see OfferService for the moves users make; automatic ones: pending/unfunded → expired,
- *            pending ⇄ unfunded (funds), pending/unfunded → rejected (on-chain cancel),
- *            → accepted (fulfilled).
+ * The automatic moves of single orders: funds and approval lost and back, ownership changes, and
+ * fills from the chain. The API's moves are in user-moves.ts, the set-based endings (chain
+ * cancels, the expiry sweep) in endings.ts; all check their move in moves.ts, take the locks of
+ * locks.ts, refresh the name's summaries and end in recordMoves (effects.ts). Each runs inside the
+ * caller's transaction (`trx`).
  */
 
 /** Reasons written to `unfunded_reason`. Only the automatic ones are ever undone automatically. */
@@ -45,27 +32,25 @@ export const AUTOMATIC_UNFUNDED_REASONS: readonly string[] = [
   UnfundedReason.INSUFFICIENT_ALLOWANCE,
 ];
 
-const LISTING_COLUMNS = ['id', 'ens_name_id', 'seller_address', 'price_wei', 'currency_address', 'order_hash', 'status', 'expires_at'] as const;
-const OFFER_COLUMNS = ['id', 'ens_name_id', 'buyer_address', 'offer_amount_wei', 'currency_address', 'order_hash', 'status', 'expires_at'] as const;
-
-async function lockListing(trx: Executor, listingId: number) {
-  const ref = await trx.selectFrom('listings').select('ens_name_id').where('id', '=', listingId).executeTakeFirst();
-  if (!ref) return undefined;
-  const name = await lockName(trx, ref.ens_name_id);
-  const listing = await trx.selectFrom('listings').select(LISTING_COLUMNS).where('id', '=', listingId).forUpdate().executeTakeFirst();
-  return name && listing ? { name, listing } : undefined;
-}
-
-async function lockOffer(trx: Executor, offerId: number) {
-  const ref = await trx.selectFrom('offers').select('ens_name_id').where('id', '=', offerId).executeTakeFirst();
-  if (!ref) return undefined;
-  const name = await lockName(trx, ref.ens_name_id);
-  const offer = await trx.selectFrom('offers').select(OFFER_COLUMNS).where('id', '=', offerId).forUpdate().executeTakeFirst();
-  return name && offer ? { name, offer } : undefined;
-}
+type LockedListing = NonNullable<Awaited<ReturnType<typeof lockListing>>>;
+type LockedOffer = NonNullable<Awaited<ReturnType<typeof lockOffer>>>;
 
 function isPast(expiresAt: Date | null, now = new Date()): boolean {
   return expiresAt !== null && expiresAt.getTime() <= now.getTime();
+}
+
+function listingMove({ listing, name }: LockedListing, to: ListingMove['to'], cause: ListingMove['cause']): ListingMove {
+  return {
+    order: 'listing', id: listing.id, ensNameId: name.id, name: name.name, from: listing.status, to, cause,
+    seller: listing.seller_address, priceWei: listing.price_wei, currency: listing.currency_address,
+  };
+}
+
+function offerMove({ offer, name }: LockedOffer, to: OfferMove['to'], cause: OfferMove['cause']): OfferMove {
+  return {
+    order: 'offer', id: offer.id, ensNameId: name.id, name: name.name, from: offer.status, to, cause,
+    buyer: offer.buyer_address, amountWei: offer.offer_amount_wei, currency: offer.currency_address,
+  };
 }
 
 /**
@@ -74,13 +59,14 @@ function isPast(expiresAt: Date | null, now = new Date()): boolean {
  */
 export async function markListingUnfunded(trx: Executor, listingId: number, reason: UnfundedReason | string): Promise<boolean> {
   const locked = await lockListing(trx, listingId);
-  if (!locked || locked.listing.status !== 'active') return false;
+  if (!locked || !listingMoveAllowed('automatic', locked.listing.status, 'unfunded')) return false;
   await trx
     .updateTable('listings')
     .set({ status: 'unfunded', unfunded_at: sql`now()`, unfunded_reason: reason, last_validated_at: sql`now()`, updated_at: sql`now()` })
     .where('id', '=', listingId)
     .execute();
   await refreshListingSummary(trx, locked.name.id);
+  await recordMoves(trx, [listingMove(locked, 'unfunded', 'funds')]);
   return true;
 }
 
@@ -95,6 +81,7 @@ export async function restoreListing(trx: Executor, listingId: number): Promise<
   const { listing, name } = locked;
   if (isPast(listing.expires_at)) {
     await trx.updateTable('listings').set({ status: 'expired', updated_at: sql`now()` }).where('id', '=', listingId).execute();
+    await recordMoves(trx, [listingMove(locked, 'expired', 'funds')]);
     return false;
   }
   if (name.owner_address !== null && name.owner_address !== listing.seller_address) return false;
@@ -112,6 +99,7 @@ export async function restoreListing(trx: Executor, listingId: number): Promise<
     .where('id', '=', listingId)
     .execute();
   await refreshListingSummary(trx, name.id);
+  await recordMoves(trx, [listingMove(locked, 'active', 'funds')]);
   return true;
 }
 
@@ -128,17 +116,22 @@ export async function onOwnershipChanged(trx: Executor, ensNameId: number, newOw
   if (name.owner_address !== owner) {
     await trx.updateTable('ens_names').set({ owner_address: owner, updated_at: sql`now()` }).where('id', '=', ensNameId).execute();
   }
-  await trx
+  const lost = await trx
     .updateTable('listings')
     .set({ status: 'unfunded', unfunded_at: sql`now()`, unfunded_reason: UnfundedReason.OWNERSHIP_LOST, updated_at: sql`now()` })
     .where('ens_name_id', '=', ensNameId)
     .where('status', '=', 'active')
     .$if(owner !== null, (qb) => qb.where('seller_address', '!=', owner!))
+    .returning(['id', 'seller_address', 'price_wei', 'currency_address'])
     .execute();
+  const moves: ListingMove[] = lost.map((l) => ({
+    order: 'listing', id: l.id, ensNameId, name: name.name, from: 'active', to: 'unfunded', cause: 'ownership',
+    seller: l.seller_address, priceWei: l.price_wei, currency: l.currency_address,
+  }));
   if (owner !== null) {
     const back = await trx
       .selectFrom('listings')
-      .select('id')
+      .select(['id', 'seller_address', 'price_wei', 'currency_address'])
       .where('ens_name_id', '=', ensNameId)
       .where('seller_address', '=', owner)
       .where('status', '=', 'unfunded')
@@ -154,9 +147,14 @@ export async function onOwnershipChanged(trx: Executor, ensNameId: number, newOw
         .set({ status: 'active', unfunded_at: null, unfunded_reason: null, updated_at: sql`now()` })
         .where('id', '=', back.id)
         .execute();
+      moves.push({
+        order: 'listing', id: back.id, ensNameId, name: name.name, from: 'unfunded', to: 'active', cause: 'ownership',
+        seller: back.seller_address, priceWei: back.price_wei, currency: back.currency_address,
+      });
     }
   }
   await refreshListingSummary(trx, ensNameId);
+  await recordMoves(trx, moves);
 }
 
 export interface SaleRecord {
@@ -172,7 +170,7 @@ export interface SaleRecord {
   currency?: string;
 }
 
-async function recordSale(trx: Executor, ensNameId: number, row: { seller: string; buyer: string; priceWei: string; currency: string; orderHash: string; listingId: number | null; offerId: number | null; txHash: string | null; logIndex: number | null; soldAt: Date; source?: string }): Promise<void> {
+async function recordSale(trx: Executor, ensNameId: number, row: { seller: string; buyer: string; priceWei: string; currency: string; orderHash: string; listingId: number | null; offerId: number | null; txHash: string | null; logIndex: number | null; soldAt: Date }): Promise<void> {
   await trx
     .insertInto('sales')
     .values({
@@ -206,7 +204,7 @@ async function recordSale(trx: Executor, ensNameId: number, row: { seller: strin
  */
 export async function markListingSold(trx: Executor, listingId: number, sale: SaleRecord): Promise<boolean> {
   const locked = await lockListing(trx, listingId);
-  if (!locked || locked.listing.status === 'sold') return false;
+  if (!locked || !listingMoveAllowed('automatic', locked.listing.status, 'sold')) return false;
   const { listing, name } = locked;
   await trx.updateTable('listings').set({ status: 'sold', updated_at: sql`now()` }).where('id', '=', listingId).execute();
   const priceWei = sale.priceWei ?? listing.price_wei;
@@ -224,54 +222,22 @@ export async function markListingSold(trx: Executor, listingId: number, sale: Sa
     soldAt: sale.soldAt ?? new Date(),
   });
   await refreshListingSummary(trx, name.id);
-  await notify(trx, {
-    recipient: listing.seller_address,
-    type: 'listing_sold',
-    ensNameId: name.id,
-    title: `${name.name} sold`,
-    message: `Your listing of ${name.name} was bought by ${sale.buyer.toLowerCase()} for ${amountText(priceWei, currency)}.`,
-    metadata: { listingId, priceWei, currency, buyer: sale.buyer.toLowerCase(), txHash: sale.txHash ?? null },
-  });
+  await recordMoves(trx, [{ ...listingMove(locked, 'sold', 'chain_fill'), sale: { buyer: sale.buyer, priceWei, currency, txHash: sale.txHash ?? null } }]);
   return true;
 }
 
-/** The `offer_accepted` notification to the buyer (also used by PUT /offers/:id). */
-export function offerAcceptedNotice(offer: { id: number; buyer_address: string; offer_amount_wei: string; currency_address: string }, name: LockedName): NewNotification {
-  return {
-    recipient: offer.buyer_address,
-    type: 'offer_accepted',
-    ensNameId: name.id,
-    title: `Offer on ${name.name} accepted`,
-    message: `Your offer of ${amountText(offer.offer_amount_wei, offer.currency_address)} on ${name.name} was accepted.`,
-    metadata: { offerId: offer.id, amountWei: offer.offer_amount_wei, currency: offer.currency_address },
-  };
-}
-
-/** The `offer_rejected` notification to the buyer (also used by PUT /offers/:id). */
-export function offerRejectedNotice(offer: { id: number; buyer_address: string; offer_amount_wei: string; currency_address: string }, name: LockedName): NewNotification {
-  return {
-    recipient: offer.buyer_address,
-    type: 'offer_rejected',
-    ensNameId: name.id,
-    title: `Offer on ${name.name} rejected`,
-    message: `Your offer of ${amountText(offer.offer_amount_wei, offer.currency_address)} on ${name.name} was withdrawn.`,
-    metadata: { offerId: offer.id, amountWei: offer.offer_amount_wei, currency: offer.currency_address },
-  };
-}
-
 /**
- * An offer was fulfilled (or accepted): status accepted with an `offer_accepted` notification to
- * the buyer when it was not accepted yet; with `sale`, a `sales` row and the name's last sale
- * (idempotent on tx hash and log index). Recalculates the highest offer. Returns false when the
- * offer is missing.
+ * An offer was fulfilled: status accepted with an `offer_accepted` notification to the buyer when
+ * it was not accepted yet; with `sale`, a `sales` row and the name's last sale (idempotent on tx
+ * hash and log index). Recalculates the highest offer. Returns false when the offer is missing.
  */
 export async function markOfferAccepted(trx: Executor, offerId: number, sale?: SaleRecord & { seller: string }): Promise<boolean> {
   const locked = await lockOffer(trx, offerId);
   if (!locked) return false;
   const { offer, name } = locked;
-  if (offer.status !== 'accepted') {
+  const moves = offerMoveAllowed('automatic', offer.status, 'accepted');
+  if (moves) {
     await trx.updateTable('offers').set({ status: 'accepted', unfunded_at: null, unfunded_reason: null, updated_at: sql`now()` }).where('id', '=', offerId).execute();
-    await notify(trx, offerAcceptedNotice(offer, name));
   }
   if (sale) {
     await recordSale(trx, name.id, {
@@ -288,6 +254,7 @@ export async function markOfferAccepted(trx: Executor, offerId: number, sale?: S
     });
   }
   await recalculateHighestOffer(trx, name.id);
+  if (moves) await recordMoves(trx, [offerMove(locked, 'accepted', 'chain_fill')]);
   return true;
 }
 
@@ -297,13 +264,14 @@ export async function markOfferAccepted(trx: Executor, offerId: number, sale?: S
  */
 export async function markOfferUnfunded(trx: Executor, offerId: number, reason: UnfundedReason | string): Promise<boolean> {
   const locked = await lockOffer(trx, offerId);
-  if (!locked || locked.offer.status !== 'pending') return false;
+  if (!locked || !offerMoveAllowed('automatic', locked.offer.status, 'unfunded')) return false;
   await trx
     .updateTable('offers')
     .set({ status: 'unfunded', unfunded_at: sql`now()`, unfunded_reason: reason, last_validated_at: sql`now()`, updated_at: sql`now()` })
     .where('id', '=', offerId)
     .execute();
   await recalculateHighestOffer(trx, locked.name.id);
+  await recordMoves(trx, [offerMove(locked, 'unfunded', 'funds')]);
   return true;
 }
 
@@ -323,5 +291,6 @@ export async function restoreOffer(trx: Executor, offerId: number): Promise<bool
     .where('id', '=', offerId)
     .execute();
   await recalculateHighestOffer(trx, locked.name.id);
+  await recordMoves(trx, [offerMove(locked, expired ? 'expired' : 'pending', 'funds')]);
   return !expired;
 }

@@ -1,35 +1,13 @@
 import { sql } from 'kysely';
-import { formatUnits } from 'viem';
-import { MAINNET } from '../config.js';
 import type { Executor } from '../db/client.js';
-import { ZERO_ADDRESS } from '../lib/address.js';
+import { lockName } from './locks.js';
 
 /**
- * The name-level summaries of the marketplace (`ens_names.highest_offer_*` and `listing_*`) and the
- * name row lock that serialises every change to a name's orders. Part of the order state module
- * (re-exported by order-state.ts).
+ * The name-level summaries of the marketplace (`ens_names.highest_offer_*` and `listing_*`): the
+ * only writer of those columns. Called by the state machine after each move, under the name's lock.
  */
 
 export const notExpired = sql<boolean>`(expires_at IS NULL OR expires_at > now())`;
-
-export interface LockedName {
-  id: number;
-  name: string;
-  owner_address: string | null;
-}
-
-/** Locks one name row (FOR NO KEY UPDATE) and returns it; undefined when it does not exist. */
-export async function lockName(trx: Executor, ensNameId: number): Promise<LockedName | undefined> {
-  return trx.selectFrom('ens_names').select(['id', 'name', 'owner_address']).where('id', '=', ensNameId).forNoKeyUpdate().executeTakeFirst();
-}
-
-/** Locks several name rows in id order (the order every multi-name writer uses). */
-export async function lockNames(trx: Executor, ensNameIds: Iterable<number>): Promise<Map<number, LockedName>> {
-  const ids = [...new Set(ensNameIds)].sort((a, b) => a - b);
-  if (ids.length === 0) return new Map();
-  const rows = await trx.selectFrom('ens_names').select(['id', 'name', 'owner_address']).where('id', 'in', ids).orderBy('id').forNoKeyUpdate().execute();
-  return new Map(rows.map((r) => [r.id, r]));
-}
 
 /**
  * Sets the name's highest offer (amount, currency, offer id) from its pending offers that have not
@@ -124,16 +102,4 @@ export async function refreshAllMarketSummaries(db: Executor): Promise<void> {
     WHERE n.listing_created_at IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now()))
   `.execute(db);
-}
-
-const KNOWN_CURRENCIES: Record<string, { symbol: string; decimals: number }> = {
-  [ZERO_ADDRESS]: { symbol: 'ETH', decimals: 18 },
-  [MAINNET.weth]: { symbol: 'WETH', decimals: 18 },
-  [MAINNET.usdc]: { symbol: 'USDC', decimals: 6 },
-};
-
-/** An amount for people to read in a notification: `1.5 WETH`, or wei and the token address. */
-export function amountText(wei: string | bigint, currency: string): string {
-  const known = KNOWN_CURRENCIES[currency.toLowerCase()];
-  return known ? `${formatUnits(BigInt(wei), known.decimals)} ${known.symbol}` : `${BigInt(wei).toString()} wei of ${currency.toLowerCase()}`;
 }

@@ -1,9 +1,8 @@
-import {
-  cancelOrdersByCounter, cancelOrdersByHash, markListingSold, markOfferAccepted, onOwnershipChanged,
-} from './state.js';
+import { cancelOrdersByCounter, cancelOrdersByHash } from './endings.js';
+import { markListingSold, markOfferAccepted, onOwnershipChanged } from './state.js';
 import type { OrderEffects } from '../sync/order-effects.js';
 
-/** The marketplace's order rules (src/services/order-state.ts), as the chain sync calls them. */
+/** The marketplace's order rules (state.ts, endings.ts), as the chain sync calls them. */
 export function marketplaceOrderEffects(): OrderEffects {
   return {
     async ownerChanged(trx, ensNameId, _previousOwner, newOwner) {

@@ -2,7 +2,7 @@ import type { Db } from '../db/client.js';
 import { DEFAULT_REFERRER } from '../config.js';
 import { refreshAwardsLeaderboard } from '../services/awards.service.js';
 import { refreshClubs } from '../services/clubs.service.js';
-import { refreshAllMarketSummaries } from '../orders/state.js';
+import { refreshAllMarketSummaries } from '../orders/index.js';
 import { DEFAULT_HOLDER_PARAMS, refreshHolderLeaderboard } from '../services/leaderboard.service.js';
 import { rebuildTrends } from '../trends/index.js';
 

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem';
 import { buildListingOrder, buildOfferOrder, type Contracts, type Fee } from '../lib/seaport.js';
-import { amountText } from '../orders/summaries.js';
+import { amountText } from '../orders/index.js';
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
 import { ethToUsdc, ethToWei } from './chain.js';
 import type { CopyWriter } from './copy.js';
@@ -102,7 +102,7 @@ export class MarketGenerator {
 
   /**
    * A notification to a demo account, worded and shaped like the ones the marketplace writes
-   * (src/services/order-state.ts, order-endings.ts, offers.service.ts), for events of the last weeks.
+   * (src/orders/effects.ts), for events of the last weeks.
    */
   private async notify(recipient: string, type: Kind, name: DemoName, at: number, o: { id: number; amount: bigint; currency: string; other: string; txHash?: string }) {
     if (!this.demoSet.has(recipient) || at < this.now - NOTIFY_WINDOW || at > this.now) return;

@@ -23,7 +23,7 @@ export interface OrderFill {
 
 /**
  * What the chain sync asks of the order rules (listings and offers) inside its transaction. The
- * rules themselves belong to the marketplace (src/services/order-state.ts); this is the narrow
+ * rules themselves belong to the marketplace (src/orders/, through its index.ts); this is the narrow
  * face the sync depends on, so the sync never carries its own copy of them.
  */
 export interface OrderEffects {

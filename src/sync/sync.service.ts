@@ -4,7 +4,7 @@ import { SubgraphClient } from '../providers/subgraph-sync/client.js';
 import { EnsSubgraph } from '../providers/subgraph-sync/ens-subgraph.js';
 import { syncEvents, type EventSyncResult } from './events.sync.js';
 import { syncNames, type NameSyncResult } from './names.sync.js';
-import { marketplaceOrderEffects } from '../orders/sync-effects.js';
+import { marketplaceOrderEffects } from '../orders/index.js';
 import { readChainlinkPrice, upsertPrices, type DailyPrice } from './prices.js';
 import type { SyncProgress } from './progress.js';
 import { withSyncLock } from './state.js';

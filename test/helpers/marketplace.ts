@@ -4,7 +4,7 @@ import type { Executor } from '../../src/db/client.js';
 import { ZERO_ADDRESS } from '../../src/lib/address.js';
 import { parseEthName } from '../../src/lib/ens.js';
 import { buildListingOrder, buildOfferOrder, orderHash, orderTypedData, type Fee, type OrderComponents } from '../../src/lib/seaport.js';
-import { recalculateHighestOffer, refreshListingSummary } from '../../src/orders/state.js';
+import { recalculateHighestOffer, refreshListingSummary } from '../../src/orders/index.js';
 import { account } from './accounts.js';
 
 /** Test factories for signed Seaport orders and stored listings/offers (mainnet contract addresses). */

@@ -9,9 +9,7 @@ import { CONTRACTS, ETH, ONE_ETH, SEAPORT, WETH, insertListing, insertOffer } fr
 import { buildListingOrder, orderTypedData } from '../../src/lib/seaport.js';
 import { FakeChain } from './fake-chain.js';
 import { parseEthName } from '../../src/lib/ens.js';
-import { orderExpiryJob } from '../../src/orders/expiry.js';
-import { recheckOrders } from '../../src/orders/recheck.js';
-import { onOwnershipChanged, refreshAllMarketSummaries, markListingSold, cancelOrdersByHash } from '../../src/orders/state.js';
+import { orderExpiryJob, recheckOrders, onOwnershipChanged, refreshAllMarketSummaries, markListingSold, cancelOrdersByHash } from '../../src/orders/index.js';
 
 const DAY = 86_400_000;
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok } from '../../../lib/envelope.js';
 import { requireUser } from '../../../plugins/auth.js';
-import { ListingService } from '../../../orders/listings.service.js';
+import { ListingService } from '../../../orders/index.js';
 import { Envelope, errors, IdParams } from '../../../contracts/common.js';
 import { CreateListingBody, Listing, ListingPage, ListingsQuery, NameParams } from '../../../contracts/listings.js';
 import { jsonStrings } from '../../../contracts/order.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { requireUser } from '../../../plugins/auth.js';
-import { OfferService } from '../../../orders/offers.service.js';
+import { OfferService } from '../../../orders/index.js';
 import { Envelope, errors, IdParams } from '../../../contracts/common.js';
 import { ORDER_RATE } from '../listings/listings.routes.js';
 import { NameParams } from '../../../contracts/listings.js';

@@ -1,9 +1,15 @@
 import type { Deps } from '../container.js';
-import { expireDueOrders } from './state.js';
+import { expireDueOrders } from './endings.js';
+import { recheckOrders } from './recheck.js';
 import { defineJob } from '../jobs/registry.js';
 
 declare module '../jobs/queue.js' {
   interface JobPayloads {
+    /**
+     * Re-check funds and ownership behind orders. With ids: those orders. Empty: the next batch of
+     * live orders, least recently checked first.
+     */
+    'orders.validate': { offerIds?: number[]; listingIds?: number[] };
     /** Listings and offers past their end time → expired. No payload. */
     'orders.expire': Record<string, never>;
   }
@@ -38,3 +44,18 @@ export const orderExpiryJob = defineJob({
     if (result.listings + result.offers > 0) deps.logger.info(result, 'orders expired');
   },
 });
+
+/** Every minute when ETH_RPC_URL is set (a no-op without it), and right after a new order. */
+export const orderValidationJob = defineJob({
+  name: 'orders.validate',
+  schedule: '* * * * *',
+  retryLimit: 2,
+  async handle(payload, deps) {
+    if (!deps.rpc) return;
+    const result = await recheckOrders(deps, payload ?? {});
+    if (result.unfunded + result.restored + result.failed > 0) deps.logger.info(result, 'orders re-checked');
+  },
+});
+
+/** The order domain's jobs, for the registry. */
+export const orderJobs = [orderExpiryJob, orderValidationJob] as const;
