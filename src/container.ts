@@ -1,41 +1,20 @@
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import PgBoss from 'pg-boss';
-import type pg from 'pg';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
-import { createDb, createPool, migrateToLatest, type Db } from './db/client.js';
+import type { Deps } from './deps.js';
+import { createDb, createPool, migrateToLatest } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { syncCurrencies } from './db/repositories/currencies.repository.js';
-import { MemoryCache, RedisCache, type Cache } from './infra/cache.js';
+import { MemoryCache, RedisCache } from './infra/cache.js';
 import { jobDefinitions } from './jobs/index.js';
 import { JobQueue } from './jobs/queue.js';
 import { createQueues, startWorkers } from './jobs/registry.js';
-import { createMailProvider, type MailProvider } from './providers/mail/mail.provider.js';
-import { createSuggestionGenerator, type SuggestionGenerator } from './providers/llm/index.js';
-import { createKeywordMetricsProvider, type KeywordMetricsProvider } from './providers/keyword-metrics/index.js';
+import { createMailProvider } from './providers/mail/mail.provider.js';
+import { createSuggestionGenerator } from './providers/llm/index.js';
+import { createKeywordMetricsProvider } from './providers/keyword-metrics/index.js';
 import { createRpcClient } from './providers/rpc/client.js';
-import type { PublicClient } from 'viem';
-
-/** Everything a route, service or job needs from the outside world. */
-export interface Deps {
-  readonly config: Config;
-  readonly logger: Logger;
-  readonly pool: pg.Pool;
-  readonly db: Db;
-  readonly cache: Cache;
-  /** Present when REDIS_URL is set: shared cache and rate-limit store. */
-  readonly redis: Redis | undefined;
-  readonly jobs: JobQueue;
-  /** Present when ETH_RPC_URL is set: EIP-1271 signatures, balances, chain events. */
-  readonly rpc: PublicClient | undefined;
-  /** SMTP over SMTP_URL, else `.eml` files under DATA_DIR/mail. */
-  readonly mail: MailProvider;
-  /** Name suggestions: the model server at LLM_BASE_URL, else the embedded WordNet generator. */
-  readonly suggestions: SuggestionGenerator;
-  /** Google Ads keyword metrics when GOOGLE_ADS_* are set, else undefined. */
-  readonly keywordMetrics: KeywordMetricsProvider | undefined;
-}
 
 export interface Container extends Deps {
   /** Starts the job workers (and their schedules) in this process. */

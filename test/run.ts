@@ -14,6 +14,7 @@ import path from 'node:path';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { createDb, createPool, migrateToLatest } from '../src/db/client.js';
+import { generateDbTypes } from '../src/db/codegen.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 
 function freePort(): Promise<number> {
@@ -70,6 +71,8 @@ await boss.stop({ graceful: false, wait: true });
 
 let code = 1;
 try {
+  // The committed database types must be what the migrations give (`npm run db:types` after a migration).
+  await generateDbTypes(templateUrl, 'verify');
   code = await new Promise<number>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-timeout=300000', ...files], {
       stdio: 'inherit',

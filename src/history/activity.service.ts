@@ -1,4 +1,4 @@
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { ACTIVITY_EVENT_TYPES, type ActivityItem } from '../contracts/activity.js';
 import { AppError } from '../errors.js';
 import { pageB, type PageB } from '../lib/pagination.js';

@@ -1,4 +1,4 @@
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import type { Sale } from '../contracts/sales.js';
 import { AppError } from '../errors.js';
 import { pageB, type PageB } from '../lib/pagination.js';

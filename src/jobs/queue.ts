@@ -1,13 +1,9 @@
 import { CompiledQuery } from 'kysely';
 import type PgBoss from 'pg-boss';
 import type { Executor } from '../db/client.js';
+import type { JobPayloads } from './payloads.js';
 
-/**
- * Payload type per job name. Each handler module adds its own entry:
- * `declare module '../queue.js' { interface JobPayloads { 'mail.send': { to: string } } }`.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
-export interface JobPayloads {}
+export type { JobPayloads };
 export type JobName = keyof JobPayloads & string;
 
 export interface SendOptions {

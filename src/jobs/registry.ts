@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import type { JobName, JobPayloads } from './queue.js';
 
 export interface JobDefinition<N extends JobName = JobName> {

@@ -1,19 +1,7 @@
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { expireDueOrders } from './endings.js';
 import { recheckOrders } from './recheck.js';
 import { defineJob } from '../jobs/registry.js';
-
-declare module '../jobs/queue.js' {
-  interface JobPayloads {
-    /**
-     * Re-check funds and ownership behind orders. With ids: those orders. Empty: the next batch of
-     * live orders, least recently checked first.
-     */
-    'orders.validate': { offerIds?: number[]; listingIds?: number[] };
-    /** Listings and offers past their end time → expired. No payload. */
-    'orders.expire': Record<string, never>;
-  }
-}
 
 const BATCH = 500;
 /** Bounds one run; what is left waits a minute for the next run. */

@@ -1,16 +1,7 @@
-import { sql, type Generated, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../db/client.js';
 import type { ListingStatus } from '../db/schema.js';
 import { countOfParts, pageIdsOfParts } from './status-parts.js';
-
-declare module '../db/schema.js' {
-  interface ListingsTable {
-    /** Copy of ens_names.name, set by a trigger on insert (0002). */
-    ens_name: Generated<string | null>;
-    /** Copy of ens_names.expiry_date, kept current by triggers (0002). */
-    name_expiry_date: Generated<Date | null>;
-  }
-}
 
 /** A listing joined with its name, as the API shows it (status already accounts for the end time). */
 export interface ListingRow {

@@ -1,4 +1,4 @@
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import {
   countListings, findActiveListingsOfName, findListingById, listListings, orderHashExists,
   type ListingFilters, type ListingRow, type ListingSort,

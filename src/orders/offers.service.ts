@@ -1,4 +1,4 @@
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { countOffers, findOfferById, listOffers, type OfferFilters, type OfferRow } from './offers.repository.js';
 import { orderHashExists } from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';

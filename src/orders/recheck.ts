@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { BaseError, ContractFunctionRevertedError, erc1155Abi, erc20Abi, erc721Abi, type Hex, type PublicClient } from 'viem';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { ItemType } from '../lib/seaport.js';
 import { AUTOMATIC_UNFUNDED_REASONS, markListingUnfunded, markOfferUnfunded, restoreListing, restoreOffer, UnfundedReason } from './state.js';
 import { spenderOf } from './validation.js';

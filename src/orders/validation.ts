@@ -1,6 +1,6 @@
 import { compactSignatureToSignature, getContractAddress, parseCompactSignature, serializeSignature, verifyTypedData, type Hex } from 'viem';
 import type { Config } from '../config.js';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import type { Executor } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { ZERO_ADDRESS } from '../lib/address.js';

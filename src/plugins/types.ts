@@ -1,4 +1,4 @@
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import type { ErrorCode } from '../errors.js';
 import type { AuthUser } from '../services/tokens.js';
 

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { verifyMessage, type Hex } from 'viem';
 import { parseSiweMessage, validateSiweMessage, type SiweMessage } from 'viem/siwe';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import type { Executor } from '../db/client.js';
 import type { User } from '../db/schema.js';
 import { findUserById, upsertUserByAddress } from '../db/repositories/users.repository.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import type { Db, Executor } from '../db/client.js';
 import { cached } from '../infra/cache.js';
 import { offsetOf, pageA, type PageA } from '../lib/pagination.js';
@@ -68,12 +68,6 @@ export interface AwardsLeaderboardTable {
   base_cost_eth: number;
   registration_count: number;
   renewal_count: number;
-}
-
-declare module '../db/schema.js' {
-  interface Database {
-    awards_leaderboard: AwardsLeaderboardTable;
-  }
 }
 
 const STATE_KEY = 'standings.awards_leaderboard';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { cartTypeExists, clearCart, deleteCartItem, insertCartItem, listCartItems } from '../db/repositories/cart.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
 import { AppError } from '../errors.js';

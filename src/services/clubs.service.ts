@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import type { Db, Executor } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { BUILT_IN_CLUBS, clubsOf, isBuiltInClub, isClubName } from '../lib/clubs.js';

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.js';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import type { Executor } from '../db/client.js';
 import { AppError, isAppError } from '../errors.js';
 import { addSeconds } from '../lib/time.js';
@@ -9,16 +9,6 @@ import { newSecret, sha256 } from './tokens.js';
 export const VERIFICATION_TOKEN_TTL_SECONDS = 24 * 60 * 60;
 /** Retries of a verification mail; with the default 30 s first delay, doubling, about 8-17 hours. */
 export const VERIFICATION_MAIL_RETRY_LIMIT = 10;
-
-declare module '../jobs/queue.js' {
-  interface JobPayloads {
-    /**
-     * `sealedToken` is the raw token encrypted (AES-256-GCM, key derived from JWT_SECRET), so the
-     * job table never holds a usable token; the token table keeps only its SHA-256.
-     */
-    'mail.verify-email': { userId: number; email: string; sealedToken: string };
-  }
-}
 
 /**
  * Starts the verification of `email` for a user, inside the caller's transaction: earlier tokens

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { KeywordMetricsError, type KeywordMetrics } from '../providers/keyword-metrics/index.js';
 import { labelOfParam } from '../search/name-param.js';
 import { findNameId } from '../search/query.js';

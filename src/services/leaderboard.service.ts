@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { MAINNET } from '../config.js';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import type { Db, Executor } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { cached } from '../infra/cache.js';
@@ -23,12 +23,6 @@ export interface HolderLeaderboardTable {
   names_sold: number;
   sales_volume: string;
   clubs: string[];
-}
-
-declare module '../db/schema.js' {
-  interface Database {
-    holder_leaderboard: HolderLeaderboardTable;
-  }
 }
 
 export const HOLDER_SORTS = ['names_owned', 'names_in_clubs', 'expired_names', 'names_listed', 'names_sold', 'sales_volume'] as const;

@@ -1,4 +1,4 @@
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { SuggestionError } from '../providers/llm/index.js';
 import { labelOfParam } from '../search/name-param.js';
 import { findNameId } from '../search/query.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { SuggestionError } from '../providers/llm/index.js';

@@ -1,5 +1,5 @@
 import { GraphQLError, Kind, parse, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { graphqlNesting } from '../lib/nesting.js';
 import { createSubgraphClient, SubgraphError, type GraphQLRequest, type SubgraphClient } from '../providers/subgraph/client.js';

@@ -1,4 +1,4 @@
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { loadSearchResults } from '../search/results.js';
 import { topTrending, type TrendPeriodHours } from '../trends/index.js';

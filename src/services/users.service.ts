@@ -1,4 +1,4 @@
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { findUserById, updateUser, type ProfileChanges } from '../db/repositories/users.repository.js';
 import { AppError } from '../errors.js';
 import { toPublicUser, type PublicUser } from './auth.service.js';

@@ -1,4 +1,4 @@
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { ChainReader } from '../providers/rpc/chain-reader.js';
 import { SubgraphClient } from '../providers/subgraph-sync/client.js';
 import { EnsSubgraph } from '../providers/subgraph-sync/ens-subgraph.js';

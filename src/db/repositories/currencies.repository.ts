@@ -10,12 +10,6 @@ export interface CurrenciesTable {
   peg: 'eth' | 'usd';
 }
 
-declare module '../schema.js' {
-  interface Database {
-    currencies: CurrenciesTable;
-  }
-}
-
 /** The currencies whose value the service knows: ETH, the configured WETH, and USDC (pegged to USD). */
 export function knownCurrencies(config: Pick<Config, 'wethAddress'>): CurrenciesTable[] {
   return [

@@ -1,16 +1,6 @@
 import { defineJob } from '../registry.js';
 import { ensureBuiltInClubs, refreshClubs, resyncAllClubs } from '../../services/clubs.service.js';
 
-declare module '../queue.js' {
-  interface JobPayloads {
-    /**
-     * Re-checks the club catalogue and every member count. `resync: true` also recomputes the
-     * clubs of every name (after a built-in rule was added, or a bulk load that wrote clubs itself).
-     */
-    'clubs.refresh': { resync?: boolean };
-  }
-}
-
 export const clubsRefreshJob = defineJob({
   name: 'clubs.refresh',
   schedule: '17 * * * *',

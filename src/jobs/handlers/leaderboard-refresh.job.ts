@@ -1,13 +1,6 @@
 import { defineJob } from '../registry.js';
 import { refreshHolderLeaderboard } from '../../services/leaderboard.service.js';
 
-declare module '../queue.js' {
-  interface JobPayloads {
-    /** Rebuilds the holder leaderboard aggregate. Writers of names, listings or sales may send it after a batch. */
-    'leaderboard.refresh': Record<string, never>;
-  }
-}
-
 /** Every 10 minutes, and on demand: the aggregate also drifts with time (names pass their grace period). */
 export const leaderboardRefreshJob = defineJob({
   name: 'leaderboard.refresh',

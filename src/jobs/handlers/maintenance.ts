@@ -1,12 +1,6 @@
 import { sql } from 'kysely';
 import { defineJob } from '../registry.js';
 
-declare module '../queue.js' {
-  interface JobPayloads {
-    'maintenance.purge-expired': Record<string, never>;
-  }
-}
-
 /** Rows kept this long past expiry, for support questions ("my link said expired"). */
 const KEEP_AFTER_EXPIRY = sql`interval '7 days'`;
 

@@ -1,12 +1,6 @@
 import { sql } from 'kysely';
 import { defineJob } from '../registry.js';
 
-declare module '../queue.js' {
-  interface JobPayloads {
-    'search.purge-expired': Record<string, never>;
-  }
-}
-
 /**
  * Daily: deletes cached suggestions (ai_suggestions) and keyword metrics past their expiry, in
  * bounded batches. Reads already ignore expired rows; this only keeps the tables small.

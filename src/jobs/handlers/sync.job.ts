@@ -1,17 +1,6 @@
 import { defineJob } from '../registry.js';
 import { isSkipped, runEventSync, runNameSync, runPriceSync } from '../../sync/sync.service.js';
 
-declare module '../queue.js' {
-  interface JobPayloads {
-    /** One slice of the subgraph name sync (resumes from its cursor; continues itself when cut short). */
-    'sync.names': Record<string, never>;
-    /** One slice of the JSON-RPC event sync up to head − CONFIRMATIONS. */
-    'sync.events': Record<string, never>;
-    /** Today's ETH/USD price from the Chainlink feed. */
-    'sync.prices': Record<string, never>;
-  }
-}
-
 /**
  * Each run works for at most this long, then enqueues its own continuation: pg-boss expires
  * active jobs after 15 minutes, and a first full sync takes longer than that.

@@ -1,12 +1,6 @@
 import { rollTrendWindows } from '../../trends/index.js';
 import { defineJob } from '../registry.js';
 
-declare module '../queue.js' {
-  interface JobPayloads {
-    'trends.roll': Record<string, never>;
-  }
-}
-
 /**
  * Hourly, just after the hour: moves the trend periods forward and deletes buckets older than
  * every period. Trending reads roll too when they see a new hour; this keeps the tables small

@@ -3,7 +3,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
-import type { MailMessage, MailProvider } from './mail.provider.js';
+import type { MailMessage, MailProvider } from './types.js';
 
 /**
  * The embedded default when no SMTP server is configured: nodemailer builds the RFC 822 message

@@ -2,23 +2,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import { FileMailProvider } from './file.provider.js';
 import { SmtpMailProvider } from './smtp.provider.js';
+import type { MailProvider } from './types.js';
 
-/** One outgoing e-mail. */
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** The link the mail asks the reader to open (carries a secret: never logged). */
-  link?: string;
-}
-
-export interface MailProvider {
-  /** `smtp` when SMTP_URL is set; `file` (the embedded default) otherwise. */
-  readonly kind: 'smtp' | 'file';
-  /** Resolves when the message is accepted; rejects on any delivery failure (the job retries). */
-  send(message: MailMessage): Promise<{ messageId: string }>;
-}
+export type { MailMessage, MailProvider } from './types.js';
 
 /** SMTP over SMTP_URL; without it, each mail becomes an `.eml` file under DATA_DIR/mail. */
 export function createMailProvider(config: Config, logger: Logger): MailProvider {

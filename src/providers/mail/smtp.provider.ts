@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
-import type { MailMessage, MailProvider } from './mail.provider.js';
+import type { MailMessage, MailProvider } from './types.js';
 
 /**
  * nodemailer over SMTP_URL (`smtp://user:pass@host:587`, `smtps://…:465`; query parameters are
