@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Address, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
+import { Address, described, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
 import { OrderData, OrderHash, SignedOrder, Source } from './order.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -7,25 +7,25 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 const Statuses = [Type.Literal('active'), Type.Literal('sold'), Type.Literal('cancelled'), Type.Literal('expired'), Type.Literal('unfunded')];
 
 export const Listing = Type.Object({
-  id: Type.Integer(),
-  ens_name_id: Type.Integer(),
+  id: Type.Integer({ description: 'identifier', examples: [2797] }),
+  ens_name_id: Type.Integer({ description: 'identifier of the name', examples: [1751] }),
   seller_address: Address,
   price_wei: Wei,
   currency_address: Address,
-  order_hash: Type.String(),
+  order_hash: OrderHash,
   order_data: OrderData,
-  status: Type.String({ description: 'active, sold, cancelled, expired or unfunded' }),
-  source: Type.String(),
+  status: Type.String({ description: 'active, sold, cancelled, expired or unfunded', examples: ['active'] }),
+  source: Source,
   created_at: Timestamp,
   updated_at: Timestamp,
   expires_at: NullableTimestamp,
   last_validated_at: NullableTimestamp,
   unfunded_at: NullableTimestamp,
-  unfunded_reason: Nullable(Type.String({ description: 'ownership_lost, not_approved…' })),
+  unfunded_reason: Nullable(Type.String({ description: 'why the listing cannot be filled now: ownership_lost, not_approved…', examples: ['not_approved'] })),
   broker_address: Nullable(Address),
-  broker_fee_bps: Nullable(Type.Integer()),
-  ens_name: Type.String(),
-  token_id: Type.String(),
+  broker_fee_bps: Nullable(Type.Integer({ description: 'broker fee in basis points of the price', examples: [250] })),
+  ens_name: Type.String({ description: 'the listed name', examples: ['coffee.eth'] }),
+  token_id: Type.String({ description: 'token id of the name: uint256 of its labelhash, decimal', examples: ['47745988384822878386125752626008226207894757330973631232045716595533468831285'] }),
   current_owner: Nullable(Address),
   name_expiry_date: NullableTimestamp,
   registration_date: NullableTimestamp,
@@ -45,18 +45,18 @@ export const ListingsQuery = Type.Object({
 });
 export type ListingsQuery = Static<typeof ListingsQuery>;
 
-export const ListingPage = Type.Object({ listings: Type.Array(Listing), pagination: PaginationB });
+export const ListingPage = Type.Object({ listings: Type.Array(Listing, { description: 'listings of this page' }), pagination: PaginationB });
 
 export const NameParams = Type.Object({ name: EnsNameParam });
 
 export const CreateListingBody = Type.Object({
-  orderData: SignedOrder,
+  orderData: described('the signed order: {parameters, signature}', SignedOrder),
   source: Type.Optional(Source),
   ensNameId: Type.Optional(Id),
   sellerAddress: Type.Optional(Address),
   priceWei: Type.Optional(Wei),
   currencyAddress: Type.Optional(Address),
   expiresAt: Type.Optional(NullableTimestamp),
-  orderHash: Type.Optional(OrderHash),
+  orderHash: Type.Optional(described('claimed order hash; must equal the one the service computes', OrderHash)),
 });
 export type CreateListingBody = Static<typeof CreateListingBody>;

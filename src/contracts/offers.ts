@@ -1,26 +1,26 @@
 import { Type, type Static } from 'typebox';
-import { Address, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
+import { Address, described, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
 import { OrderData, OrderHash, SignedOrder, Source } from './order.js';
 
 export const OfferStatus = Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('rejected'), Type.Literal('expired'), Type.Literal('unfunded')]);
 
 export const Offer = Type.Object({
-  id: Type.Integer(),
-  ens_name_id: Type.Integer(),
+  id: Type.Integer({ description: 'identifier', examples: [2797] }),
+  ens_name_id: Type.Integer({ description: 'identifier of the name', examples: [1751] }),
   buyer_address: Address,
   offer_amount_wei: Wei,
   currency_address: Address,
-  order_hash: Type.String(),
+  order_hash: OrderHash,
   order_data: OrderData,
-  status: Type.String({ description: 'pending, accepted, rejected, expired or unfunded' }),
+  status: Type.String({ description: 'pending, accepted, rejected, expired or unfunded', examples: ['pending'] }),
   created_at: Timestamp,
   expires_at: NullableTimestamp,
-  source: Type.String(),
+  source: Source,
   last_validated_at: NullableTimestamp,
   unfunded_at: NullableTimestamp,
-  unfunded_reason: Type.Union([Type.String({ description: 'insufficient_balance, insufficient_allowance, marked_by_user' }), Type.Null()]),
-  name: Type.String(),
-  token_id: Type.String(),
+  unfunded_reason: Type.Union([Type.String({ description: 'why the offer cannot be filled now: insufficient_balance, insufficient_allowance, marked_by_user', examples: ['insufficient_allowance'] }), Type.Null()]),
+  name: Type.String({ description: 'the name the offer is for', examples: ['coffee.eth'] }),
+  token_id: Type.String({ description: 'token id of the name: uint256 of its labelhash, decimal', examples: ['47745988384822878386125752626008226207894757330973631232045716595533468831285'] }),
 });
 export type Offer = Static<typeof Offer>;
 
@@ -43,19 +43,19 @@ export type OffersQuery = Static<typeof OffersQuery>;
 export const OffersPathQuery = Type.Object(PageQuery);
 export type OffersPathQuery = Static<typeof OffersPathQuery>;
 
-export const OfferPage = Type.Object({ offers: Type.Array(Offer), pagination: PaginationB });
+export const OfferPage = Type.Object({ offers: Type.Array(Offer, { description: 'offers of this page' }), pagination: PaginationB });
 
 export const AddressParams = Type.Object({ address: Address });
 
 export const CreateOfferBody = Type.Object({
-  orderData: SignedOrder,
+  orderData: described('the signed order: {parameters, signature}', SignedOrder),
   source: Type.Optional(Source),
   ensNameId: Type.Optional(Id),
   buyerAddress: Type.Optional(Address),
   offerAmountWei: Type.Optional(Wei),
   currencyAddress: Type.Optional(Address),
   expiresAt: Type.Optional(NullableTimestamp),
-  orderHash: Type.Optional(OrderHash),
+  orderHash: Type.Optional(described('claimed order hash; must equal the one the service computes', OrderHash)),
 });
 export type CreateOfferBody = Static<typeof CreateOfferBody>;
 

@@ -1,44 +1,84 @@
 import type { preValidationAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../errors.js';
-import { Address } from './common.js';
+import { Address, described } from './common.js';
+
+/**
+ * A real order for the reference: demo account 0 lists coffee.eth (registrar token id =
+ * labelhash("coffee")) for 0.5 ETH, signed with its key; `ORDER_EXAMPLE_HASH` is its order hash.
+ */
+export const ORDER_EXAMPLE = {
+  'parameters': {
+    'offerer': '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+    'zone': '0x0000000000000000000000000000000000000000',
+    'orderType': 0,
+    'startTime': '1795368000',
+    'endTime': '1797960000',
+    'zoneHash': '0x0000000000000000000000000000000000000000000000000000000000000000',
+    'salt': '24446860302761739304752683030156737591518664810215442929812183727491190151168',
+    'conduitKey': '0x0000000000000000000000000000000000000000000000000000000000000000',
+    'counter': '0',
+    'offer': [
+      {
+        'itemType': 2,
+        'token': '0x57f1887a8bf19b14fc0df6fd9b2acc9af147ea85',
+        'identifierOrCriteria': '47745988384822878386125752626008226207894757330973631232045716595533468831285',
+        'startAmount': '1',
+        'endAmount': '1'
+      }
+    ],
+    'consideration': [
+      {
+        'itemType': 0,
+        'token': '0x0000000000000000000000000000000000000000',
+        'identifierOrCriteria': '0',
+        'startAmount': '500000000000000000',
+        'endAmount': '500000000000000000',
+        'recipient': '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+      }
+    ]
+  },
+  'signature': '0x75b24ea01b989fec91e9b7ef95ab3813c7bf4503ed1244224c670ea748c8a4e7300dbf706caf5e56559ab4bf10cdc823267167cd9b6d8d3ce06b38e65a6c56a81b'
+} as const;
+export const ORDER_EXAMPLE_HASH = '0x67b3f0b5ca2b1f1133862c96cad5251134f1ff9b59d6b4ca1bbffa6bbb8b2fda';
 
 /** A uint256 as seaport-js sends it: decimal, or 0x hex (salts often are). */
 const Uint = Type.String({ pattern: '^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$', format: 'uint256', description: 'uint256 as a decimal or 0x-hex string' });
-const Bytes32 = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' });
+const Bytes32 = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', examples: ['0x0000000000000000000000000000000000000000000000000000000000000000'] });
+const P = ORDER_EXAMPLE.parameters;
 
 const Item = {
   itemType: Type.Integer({ minimum: 0, maximum: 5, description: '0 ETH, 1 ERC-20, 2 ERC-721, 3 ERC-1155' }),
-  token: Address,
-  identifierOrCriteria: Uint,
-  startAmount: Uint,
-  endAmount: Uint,
+  token: described('the token contract; the zero address for ETH', Address, P.offer[0].token),
+  identifierOrCriteria: described('token id (a name: labelhash for the registrar, namehash for the NameWrapper); 0 for currencies', Uint, P.offer[0].identifierOrCriteria),
+  startAmount: described('amount at the start (1 for a name, wei for a currency)', Uint, '1'),
+  endAmount: described('amount at the end; equal to startAmount', Uint, '1'),
 };
 
 export const OrderComponentsSchema = Type.Object({
-  offerer: Address,
-  zone: Address,
-  offer: Type.Array(Type.Object(Item), { minItems: 1, maxItems: 16 }),
-  consideration: Type.Array(Type.Object({ ...Item, recipient: Address }), { minItems: 1, maxItems: 16 }),
-  orderType: Type.Integer({ minimum: 0, maximum: 4 }),
-  startTime: Uint,
-  endTime: Uint,
-  zoneHash: Bytes32,
-  salt: Uint,
-  conduitKey: Bytes32,
-  counter: Uint,
+  offerer: described('who signs and gives the offer items: the seller of a listing, the buyer of an offer', Address, P.offerer),
+  zone: described('Seaport zone; the zero address', Address, P.zone),
+  offer: Type.Array(Type.Object(Item), { minItems: 1, maxItems: 16, description: 'what the offerer gives: the name token (listing) or the currency amount (offer)' }),
+  consideration: Type.Array(Type.Object({ ...Item, recipient: described('who receives the item', Address, P.offerer) }), { minItems: 1, maxItems: 16, description: 'what the offerer asks for, and for whom' }),
+  orderType: Type.Integer({ minimum: 0, maximum: 4, description: 'Seaport order type; 0 (full open)', examples: [0] }),
+  startTime: described('Unix seconds from which the order can be filled', Uint, P.startTime),
+  endTime: described('Unix seconds at which the order ends', Uint, P.endTime),
+  zoneHash: described('zone data; zero', Bytes32),
+  salt: described('random uint256 that makes the order unique', Uint, P.salt),
+  conduitKey: described('conduit key; zero for Seaport itself (then Seaport is the spender to approve)', Bytes32),
+  counter: described("the offerer's Seaport counter (getCounter); raising it on chain voids every older order", Uint, P.counter),
 }, { description: 'Seaport 1.6 OrderComponents (seaport-js form, with counter)' });
 
 export const SignedOrder = Type.Object({
   parameters: OrderComponentsSchema,
-  signature: Type.String({ pattern: '^0x[0-9a-fA-F]{128,}$', maxLength: 4096, description: 'EIP-712 signature of the order by its offerer (65 or 64 bytes; EIP-1271 when ETH_RPC_URL is set)' }),
-});
+  signature: Type.String({ pattern: '^0x[0-9a-fA-F]{128,}$', maxLength: 4096, description: 'EIP-712 signature of the order by its offerer (65 or 64 bytes; EIP-1271 when ETH_RPC_URL is set)', examples: [ORDER_EXAMPLE.signature] }),
+}, { description: 'the signed Seaport 1.6 order', examples: [ORDER_EXAMPLE] });
 
 /** `order_data` as stored: `{parameters, signature}` of the signed order, normalised (lower-case addresses, decimal numbers). */
-export const OrderData = Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order: {parameters, signature}' });
+export const OrderData = Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order: {parameters, signature}', examples: [ORDER_EXAMPLE] });
 
-export const Source = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$', description: 'origin of the order, default grails' });
-export const OrderHash = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' });
+export const Source = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$', description: 'origin of the order, default grails', examples: ['grails'] });
+export const OrderHash = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: "the order hash (Seaport's getOrderHash), computed by the service", examples: [ORDER_EXAMPLE_HASH] });
 
 /** A request without a body (or `null`) is read as `{}`, so the route decides what "nothing" means. */
 export const emptyBodyAsObject: preValidationAsyncHookHandler = async (request) => {

@@ -1,6 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { verifyTypedData } from 'viem';
+import { ORDER_EXAMPLE, ORDER_EXAMPLE_HASH } from '../../src/contracts/order.js';
+import { orderHash, orderTypedData, type OrderComponents } from '../../src/lib/seaport.js';
+import { addressOf } from '../helpers/accounts.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { referenceGaps, type Schema } from '../helpers/reference.js';
 
@@ -43,5 +47,12 @@ describe('the reference at /docs', () => {
     assert.match(put['404'].description, /OFFER_NOT_FOUND/);
     assert.match(put['403'].description, /FORBIDDEN/);
     assert.equal(put['404'].content['application/json'].example.error.code, 'OFFER_NOT_FOUND');
+  });
+
+  it('the example order is a real one: signed by demo account 0, with the hash the service computes', async () => {
+    const parameters = JSON.parse(JSON.stringify(ORDER_EXAMPLE.parameters)) as OrderComponents;
+    const typed = orderTypedData(parameters, { chainId: 1, seaportAddress: '0x0000000000000068F116a894984e2DB1123eB395' });
+    assert.ok(await verifyTypedData({ address: addressOf(0), signature: ORDER_EXAMPLE.signature, ...typed }));
+    assert.equal(orderHash(parameters), ORDER_EXAMPLE_HASH);
   });
 });
