@@ -75,6 +75,13 @@ export function nulField(path: string, value: unknown): string | undefined {
   return undefined;
 }
 
+/** The query fields a route reads (the validator drops the others): only those are checked. */
+function declaredOnly(schema: unknown, values: unknown): Record<string, unknown> | undefined {
+  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  if (!properties || values === null || typeof values !== 'object') return undefined;
+  return Object.fromEntries(Object.keys(properties).map((key) => [key, (values as Record<string, unknown>)[key]]));
+}
+
 const DECIMAL = /^-?[0-9]{1,300}(\.[0-9]{1,300})?$/;
 
 /**
@@ -103,9 +110,9 @@ export const routeContractPlugin = fp(async (app) => {
 
   // A global guard rather than a pattern per string: it also covers free-form JSON (orders, variables).
   app.addHook('preValidation', async (request) => {
-    const field = nulField('params', request.params) ?? nulField('query', request.query) ?? nulField('body', request.body);
-    if (field) throw new AppError(request.routeOptions.config.inputError ?? 'VALIDATION_ERROR', `${field} must not contain NUL characters`, { field });
     const schema = request.routeOptions.schema;
+    const field = nulField('params', request.params) ?? nulField('query', declaredOnly(schema?.querystring, request.query)) ?? nulField('body', request.body);
+    if (field) throw new AppError(request.routeOptions.config.inputError ?? 'VALIDATION_ERROR', `${field} must not contain NUL characters`, { field });
     const number = nonDecimalField('params', schema?.params, request.params) ?? nonDecimalField('query', schema?.querystring, request.query);
     if (number) throw new AppError('VALIDATION_ERROR', `${number} must be a decimal number`, { field: number });
   });
