@@ -2,7 +2,6 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/client.js';
 import { DAY } from '../lib/time.js';
 import type { SearchFilters } from './filters.js';
-import './columns.js';
 
 export const SORT_KEYS = [
   'price', 'expiry_date', 'registration_date', 'last_sale_date', 'last_sale_price', 'character_count',

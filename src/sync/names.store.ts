@@ -3,7 +3,6 @@ import type { Executor } from '../db/client.js';
 import type { EthName } from '../lib/ens.js';
 import { syncClubsForNames } from '../services/clubs.service.js';
 import type { OrderEffects } from './order-effects.js';
-import './schema.js';
 
 /**
  * Writes of chain state onto `ens_names`, shared by the subgraph and the event sync. Every state
