@@ -1,6 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Container } from './container.js';
@@ -49,7 +48,6 @@ export async function buildApp(container: Container): Promise<App> {
   await app.register(errorsPlugin);
   await app.register(routeContractPlugin);
   await app.register(httpPlugin);
-  await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } });
   await app.register(cors, {
     origin: config.corsOrigins === true ? true : [...config.corsOrigins],
     // Bearer tokens, not cookies: browsers need no credentialed requests, so none are allowed.

@@ -4,7 +4,26 @@ import { jsonNesting, MAX_JSON_NESTING } from '../lib/nesting.js';
 import './types.js';
 
 /**
- * Request plumbing: request id echoed in `X-Request-Id`, Cache-Control from route config,
+ * The headers @fastify/helmet sent with our options (no CSP, resources shareable cross-origin),
+ * as constants: helmet builds them per request through a middleware chain, a third of the cost
+ * of a /health request.
+ */
+const SECURITY_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'cross-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'SAMEORIGIN',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+} as const;
+
+/**
+ * Request plumbing: security headers, request id echoed in `X-Request-Id`, Cache-Control from route config,
  * and a JSON parser that treats an empty body as no body (real clients send
  * `Content-Type: application/json` on GET and DELETE too).
  */
@@ -23,13 +42,19 @@ export const httpPlugin = fp(async (app) => {
     void defaultJson(request, text, done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Sync hooks (done callbacks): an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(SECURITY_HEADERS);
     reply.header('x-request-id', request.id);
+    done();
+  });
+
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) {
       const seconds = request.routeOptions.config?.cacheSeconds;
       const cacheable = request.method === 'GET' && reply.statusCode === 200 && seconds !== undefined;
       reply.header('cache-control', cacheable ? `public, max-age=${seconds}` : 'no-store');
     }
-    return payload;
+    done(null, payload);
   });
 }, { name: 'http' });

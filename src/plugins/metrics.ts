@@ -19,11 +19,33 @@ export const metricsPlugin = fp(async (app) => {
     registers: [registry],
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  /** One recorder per route pattern, holding its label children: no label hashing per request. */
+  const recorder = (route: string) => {
+    const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<'method' | 'route'> }>();
+    return (method: string, status: number, seconds: number) => {
+      const key = method + status;
+      let c = children.get(key);
+      if (!c) {
+        c = { count: requests.labels(method, route, String(status)), time: duration.labels(method, route) };
+        children.set(key, c);
+      }
+      c.count.inc();
+      c.time.observe(seconds);
+    };
+  };
+  const recorders = new Map<string, ReturnType<typeof recorder>>();
+
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    if (route === '/metrics') return;
-    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    if (route !== '/metrics') {
+      let record = recorders.get(route);
+      if (!record) {
+        record = recorder(route);
+        recorders.set(route, record);
+      }
+      record(request.method, reply.statusCode, reply.elapsedTime / 1000);
+    }
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
