@@ -38,6 +38,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly jobsEnabled: boolean;
   readonly appUrl: string;
+  /** Base of the ENS metadata service: token images are <base>/<contract>/<token id>/image. */
+  readonly ensMetadataUrl: string;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   /** Connection, greeting and socket timeout of one SMTP delivery. */
@@ -228,6 +230,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 10 * 1024 * 1024),
     jobsEnabled: bool(env, 'JOBS_ENABLED', true),
     appUrl: url(env, 'APP_URL', ['http:', 'https:']) ?? 'http://localhost:3001',
+    ensMetadataUrl: (url(env, 'ENS_METADATA_URL', ['http:', 'https:']) ?? 'https://metadata.ens.domains/mainnet').replace(/\/+$/, ''),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: str(env, 'MAIL_FROM') ?? 'ENS Market <no-reply@localhost>',
     smtpTimeoutMs: int(env, 'SMTP_TIMEOUT_MS', 20_000, 100, 120_000),

@@ -99,11 +99,15 @@ export async function loadActivity(db: Executor, ids: readonly number[]): Promis
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** The chain history of one name (registrations, renewals, transfers, sales), oldest first. */
-export async function nameHistory(db: Executor, ensNameId: number, types: readonly string[], offset: number, limit: number): Promise<{ rows: ActivityRow[]; total: number }> {
+/**
+ * Events of some types of one name in time order (when they happened, not when they were logged:
+ * a backfilled event sits at its block's time). Bounded by the name's own events.
+ */
+export async function nameHistory(db: Executor, ensNameId: number, types: readonly string[], offset: number, limit: number, order: 'asc' | 'desc'): Promise<{ rows: ActivityRow[]; total: number }> {
   const where = sql`ens_name_id = ${ensNameId} AND event_type = ANY(${[...types]}::text[])`;
+  const dir = sql.raw(order === 'asc' ? 'ASC' : 'DESC');
   const [page, count] = await Promise.all([
-    sql<{ id: number }>`SELECT id FROM activity_events WHERE ${where} ORDER BY created_at, id OFFSET ${offset} LIMIT ${limit}`.execute(db),
+    sql<{ id: number }>`SELECT id FROM activity_events WHERE ${where} ORDER BY created_at ${dir}, id ${dir} OFFSET ${offset} LIMIT ${limit}`.execute(db),
     cappedCount(db, sql`activity_events`, where),
   ]);
   return { rows: await loadActivity(db, page.rows.map((r) => r.id)), total: count.total };

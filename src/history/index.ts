@@ -6,3 +6,5 @@
 export { ACTIVITY_EVENT_TYPES, recordActivity, type ActivityEventType, type ActivityInput } from './activity.js';
 export { ActivityService, type ActivityQuery, type ActivityPage } from './activity.service.js';
 export { SalesService, type SalesPage } from './sales.service.js';
+export { NamesService, type NamesQuery, type Viewer } from './names.service.js';
+export { viewCounterOf } from './views.js';

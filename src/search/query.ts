@@ -164,10 +164,10 @@ async function ids(db: Executor, query: RawBuilder<{ id: number }>): Promise<num
  */
 export async function searchIds(
   db: Executor,
-  spec: { q?: string; filters: SearchFilters; sort: Sort | 'relevance'; offset: number; limit: number },
+  spec: { q?: string; filters: SearchFilters; sort: Sort | 'relevance'; offset: number; limit: number; extra?: RawBuilder<unknown>[] },
   ctx: SearchContext,
 ): Promise<IdPage> {
-  const conds = filterConditions(spec.filters, ctx);
+  const conds = [...filterConditions(spec.filters, ctx), ...(spec.extra ?? [])];
   const match = spec.q ? textMatch(spec.q) : undefined;
   if (match) conds.push(match.cond);
   const where = and(conds);

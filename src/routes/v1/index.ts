@@ -19,6 +19,7 @@ import { voteRoutes } from './votes/votes.routes.js';
 import { activityRoutes } from './activity/activity.routes.js';
 import { feedRoutes } from './feed/feed.routes.js';
 import { salesRoutes } from './sales/sales.routes.js';
+import { namesRoutes } from './names/names.routes.js';
 
 /** Every /api/v1 route module, one line each. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -42,4 +43,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(activityRoutes);
   await app.register(feedRoutes);
   await app.register(salesRoutes);
+  await app.register(namesRoutes);
 };

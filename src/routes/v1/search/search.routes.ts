@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { SearchService } from '../../../services/search.service.js';
 import { Envelope, errors } from '../../../contracts/common.js';
-import { NameDetail, NameParams, SearchMeta, SearchPage, SearchQuery } from '../../../contracts/search.js';
+import { SearchMeta, SearchPage, SearchQuery } from '../../../contracts/search.js';
 
 const SEARCH_DESCRIPTION = `
 Searches the names of the marketplace. Authentication optional: with a valid token each result
@@ -57,15 +57,4 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { results, pagination, sort, totalCapped } = await service.search(request.query, request.user);
     return ok({ results, pagination }, { sort, totalCapped });
   });
-
-  app.get('/names/:name', {
-    config: { auth: 'optional' },
-    schema: {
-      tags: ['search'],
-      summary: "One name: its standard search result with active listings and pending offers",
-      description: 'Authentication optional (adds `user_vote`). No cache. `listings` are the active, unexpired listings, newest first; `offers` the pending, unexpired offers, highest first (at most 100). 400 INVALID_NAME for a name that does not normalize or is not a .eth second-level name; 404 NAME_NOT_FOUND when the marketplace does not have it.',
-      params: NameParams,
-      response: { 200: Envelope(NameDetail), ...errors('INVALID_NAME', 'UNAUTHORIZED', 'NAME_NOT_FOUND') },
-    },
-  }, async (request) => ok(await service.name(request.params.name, request.user)));
 };
