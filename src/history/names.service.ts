@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import type { NameListItem, NamePage } from '../contracts/names.js';
 import { labelLength } from '../lib/ens.js';
 import { pageB, type PageB } from '../lib/pagination.js';
