@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
-import { AWARD_SORTS, PROGRAM_START } from '../services/awards.service.js';
 import { Address, ApiVersion, Limit, Page, PaginationA, SortOrder, Timestamp, Wei } from './common.js';
+
+export const PROGRAM_START = '2026-04-01T00:00:00.000Z';
+export const AWARD_SORTS = ['points', 'registration_duration', 'renewal_duration', 'total_duration', 'total_eth_spend', 'base_cost_usd', 'base_cost_eth'] as const;
 
 export const AwardsQuery = Type.Object({
   page: { ...Page, maximum: 1_000_000 },

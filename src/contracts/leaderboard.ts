@@ -1,7 +1,10 @@
 import { Type } from 'typebox';
 import { CLUB_NAME_PATTERN } from '../lib/clubs.js';
-import { HOLDER_SORTS, MAX_CLUB_FILTERS } from '../services/leaderboard.service.js';
 import { Address, ApiVersion, Limit, Page, PaginationA, SortOrder, Timestamp, Wei } from './common.js';
+
+export const HOLDER_SORTS = ['names_owned', 'names_in_clubs', 'expired_names', 'names_listed', 'names_sold', 'sales_volume'] as const;
+/** Most clubs one request may filter by. */
+export const MAX_CLUB_FILTERS = 20;
 
 const ClubValues = Type.Array(Type.String({ minLength: 1, maxLength: 1400 }), {
   maxItems: MAX_CLUB_FILTERS,

@@ -1,6 +1,4 @@
 import { Type, type TSchema } from 'typebox';
-import type { FilterName } from '../search/filters.js';
-import { SORT_KEYS } from '../search/query.js';
 import { Address, ApiVersion, NullableTimestamp, PaginationB, Timestamp, Wei } from './common.js';
 import { SearchResult } from './search-result.js';
 
@@ -12,8 +10,14 @@ const Fragment = (description: string) => Type.String({ minLength: 1, maxLength:
 const Clubs = (description: string) =>
   Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 20, description: `${description}; repeat the parameter or separate with commas` });
 
+/** Every sort key of global and related search (besides `relevance`). */
+export const SORT_KEYS = [
+  'price', 'expiry_date', 'registration_date', 'last_sale_date', 'last_sale_price', 'character_count',
+  'alphabetical', 'offer', 'listing_date', 'votes',
+] as const;
+
 /** Each filter of global and related search, flat or inside `filters[...]`. */
-const FILTERS = {
+export const FILTERS = {
   minPrice: { ...Wei, description: 'listing price at least this, in wei of ETH (a listing in USDC counts at the latest ETH/USD price)' },
   maxPrice: { ...Wei, description: 'listing price at most this, in wei of ETH (a listing in USDC counts at the latest ETH/USD price)' },
   minOffer: { ...Wei, description: 'highest pending offer at least this (wei)' },
@@ -37,7 +41,7 @@ const FILTERS = {
   }),
   expiringWithinDays: Type.Integer({ minimum: 1, maximum: 3650, description: 'registered and expiring within this many days' }),
   owner: { ...Address, description: 'owned by this address' },
-} satisfies Record<FilterName, TSchema>;
+} satisfies Record<string, TSchema>;
 
 const optional = <T extends Record<string, TSchema>>(props: T) =>
   Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>> };

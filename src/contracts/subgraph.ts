@@ -1,5 +1,18 @@
 import { Type } from 'typebox';
-import { SUBGRAPH_LIMITS } from '../services/subgraph.service.js';
+
+/** Limits of a relayed query (a public relay must not be an amplifier). */
+export const SUBGRAPH_LIMITS = {
+  /** characters of `query` */
+  maxQueryLength: 20_000,
+  /** lexer tokens of `query` */
+  maxTokens: 5_000,
+  /** nesting of selection sets, fragments expanded; `{ domains { name } }` is 2 */
+  maxDepth: 10,
+  /** fields selected in total, fragments expanded and aliases counted */
+  maxFields: 1_000,
+  /** brackets of any kind (`{`, `[`, `(`) inside one another, counted before parsing: the parser recurses */
+  maxNesting: 32,
+} as const;
 
 /**
  * Deliberately permissive: the relay checks the body itself, so that every malformed request is

@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js';
 import { normalizeName, InvalidNameError } from '../lib/ens.js';
 import { isWei } from '../lib/wei.js';
+import type { FILTERS } from '../contracts/search.js';
 
 /** include: has at least one; exclude: has none; only: consists of nothing else. */
 export type Tri = 'include' | 'exclude' | 'only';
@@ -33,6 +34,10 @@ export interface SearchFilters {
 }
 
 export type FilterName = keyof SearchFilters;
+
+/** The contract's query schema (contracts/search.ts) names every filter, and no other. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const FILTERS_MATCH_CONTRACT: Same<keyof typeof FILTERS, FilterName> = true;
 
 /** Every filter name, in the order the documentation lists them. */
 export const FILTER_NAMES = [

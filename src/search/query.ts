@@ -2,12 +2,10 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/client.js';
 import { DAY } from '../lib/time.js';
 import type { SearchFilters } from './filters.js';
+import { SORT_KEYS } from '../contracts/search.js';
 
-export const SORT_KEYS = [
-  'price', 'expiry_date', 'registration_date', 'last_sale_date', 'last_sale_price', 'character_count',
-  'alphabetical', 'offer', 'listing_date', 'votes',
-] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
+export { SORT_KEYS };
 export type SortOrder = 'asc' | 'desc';
 export interface Sort { by: SortKey; order: SortOrder }
 

@@ -4,6 +4,7 @@ import type { Db, Executor } from '../db/client.js';
 import { cached } from '../infra/cache.js';
 import { offsetOf, pageA, type PageA } from '../lib/pagination.js';
 import { weiString } from '../lib/wei.js';
+import { type AWARD_SORTS, PROGRAM_START } from '../contracts/awards.js';
 
 /**
  * The referral-award leaderboard: registrations and renewals made with our referrer code since
@@ -11,12 +12,10 @@ import { weiString } from '../lib/wei.js';
  * Requests read `awards_leaderboard`, one precomputed row per address indexed for every sort;
  * the `awards.refresh` job rebuilds it every 5 minutes, the length of the response cache.
  */
-export const PROGRAM_START = '2026-04-01T00:00:00.000Z';
 export const SECONDS_PER_YEAR = 31_556_952;
 export const USD_PER_YEAR = 5;
 export const AWARDS_CACHE_SECONDS = 5 * 60;
 
-export const AWARD_SORTS = ['points', 'registration_duration', 'renewal_duration', 'total_duration', 'total_eth_spend', 'base_cost_usd', 'base_cost_eth'] as const;
 export type AwardSort = (typeof AWARD_SORTS)[number];
 
 /** The aggregate column each sort orders by (base_cost_usd is 5 × years: total duration's order). */

@@ -8,6 +8,7 @@ import { ZERO_ADDRESS } from '../lib/address.js';
 import { isClubName } from '../lib/clubs.js';
 import { offsetOf, pageA, type PageA } from '../lib/pagination.js';
 import { weiString } from '../lib/wei.js';
+import { type HOLDER_SORTS, MAX_CLUB_FILTERS } from '../contracts/leaderboard.js';
 
 /**
  * The holder leaderboard. Requests read `holder_leaderboard`, one precomputed row per owner
@@ -25,13 +26,10 @@ export interface HolderLeaderboardTable {
   clubs: string[];
 }
 
-export const HOLDER_SORTS = ['names_owned', 'names_in_clubs', 'expired_names', 'names_listed', 'names_sold', 'sales_volume'] as const;
 export type HolderSort = (typeof HOLDER_SORTS)[number];
 export type SortDirection = 'asc' | 'desc';
 
 export const HOLDER_CACHE_SECONDS = 12 * 60 * 60;
-/** Most clubs one request may filter by. */
-export const MAX_CLUB_FILTERS = 20;
 const STATE_KEY = 'standings.holder_leaderboard';
 
 export interface HolderQuery {

@@ -3,20 +3,7 @@ import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { graphqlNesting } from '../lib/nesting.js';
 import { createSubgraphClient, SubgraphError, type GraphQLRequest, type SubgraphClient } from '../providers/subgraph/client.js';
-
-/** Limits of a relayed query (a public relay must not be an amplifier). */
-export const SUBGRAPH_LIMITS = {
-  /** characters of `query` */
-  maxQueryLength: 20_000,
-  /** lexer tokens of `query` */
-  maxTokens: 5_000,
-  /** nesting of selection sets, fragments expanded; `{ domains { name } }` is 2 */
-  maxDepth: 10,
-  /** fields selected in total, fragments expanded and aliases counted */
-  maxFields: 1_000,
-  /** brackets of any kind (`{`, `[`, `(`) inside one another, counted before parsing: the parser recurses */
-  maxNesting: 32,
-} as const;
+import { SUBGRAPH_LIMITS } from '../contracts/subgraph.js';
 
 function invalid(message: string, field = 'body'): AppError {
   return new AppError('INVALID_REQUEST', message, { field });
