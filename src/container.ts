@@ -7,7 +7,8 @@ import type { Deps } from './deps.js';
 import { createDb, createPool, migrateToLatest } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { syncCurrencies } from './db/repositories/currencies.repository.js';
-import { MemoryCache, RedisCache } from './infra/cache.js';
+import { FallbackCache, MemoryCache } from './infra/cache.js';
+import { RedisLink } from './infra/redis.js';
 import { jobDefinitions } from './jobs/index.js';
 import { JobQueue } from './jobs/queue.js';
 import { createQueues, startWorkers } from './jobs/registry.js';
@@ -47,7 +48,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
 
   const pool = createPool(databaseUrl, { max: config.dbPoolMax, statementTimeoutMs: config.statementTimeoutMs, timeoutMs: config.dbTimeoutMs });
   const db = createDb(pool);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false, lazyConnect: true }) : undefined;
+  const redis = config.redisUrl
+    ? new RedisLink(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false, lazyConnect: true, connectTimeout: 2000 }), logger)
+    : undefined;
   const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'ens-market-jobs', supervise: config.jobsEnabled, schedule: config.jobsEnabled });
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
 
@@ -59,7 +62,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     await boss.start();
     await createQueues(boss, jobDefinitions);
   } catch (err) {
-    await Promise.allSettled([db.destroy(), boss.stop({ graceful: false }), redis?.quit()]);
+    await Promise.allSettled([db.destroy(), boss.stop({ graceful: false }), redis?.close()]);
     await embedded?.stop();
     throw err;
   }
@@ -69,7 +72,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     logger,
     pool,
     db,
-    cache: redis ? new RedisCache(redis, `${config.redisPrefix}cache:`) : new MemoryCache(),
+    cache: redis ? new FallbackCache(redis, `${config.redisPrefix}cache:`) : new MemoryCache(),
     redis,
     jobs: new JobQueue(boss),
     rpc: createRpcClient(config),
@@ -89,7 +92,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
       const steps: [string, () => Promise<unknown>][] = [
         ['job queue', () => boss.stop({ graceful: true, timeout: 3000, wait: true })],
         ['database pool', () => db.destroy()],
-        ['redis', async () => redis?.quit()],
+        ['redis', async () => redis?.close()],
         ['suggestions', () => deps.suggestions.close()],
         ['embedded PostgreSQL', async () => embedded?.stop()],
       ];

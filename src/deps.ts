@@ -1,10 +1,10 @@
-import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { PublicClient } from 'viem';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { Cache } from './infra/cache.js';
+import type { RedisLink } from './infra/redis.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { KeywordMetricsProvider } from './providers/keyword-metrics/index.js';
 import type { SuggestionGenerator } from './providers/llm/index.js';
@@ -17,8 +17,8 @@ export interface Deps {
   readonly pool: pg.Pool;
   readonly db: Db;
   readonly cache: Cache;
-  /** Present when REDIS_URL is set: shared cache and rate-limit store. */
-  readonly redis: Redis | undefined;
+  /** Present when REDIS_URL is set: shared cache and rate-limit store (in-process while Redis is away). */
+  readonly redis: RedisLink | undefined;
   readonly jobs: JobQueue;
   /** Present when ETH_RPC_URL is set: EIP-1271 signatures, balances, chain events. */
   readonly rpc: PublicClient | undefined;

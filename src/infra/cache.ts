@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
+import type { RedisLink } from './redis.js';
 
 /**
  * The shared response cache: an in-process LRU by default, Redis when REDIS_URL is set so that
@@ -74,5 +75,47 @@ export class RedisCache implements Cache {
       if (keys.length > 0) await this.redis.del(...keys);
       cursor = next;
     } while (cursor !== '0');
+  }
+}
+
+/**
+ * Redis while it answers, an in-process LRU while it does not. The local entries start empty at
+ * each outage; when Redis is back its entries of this namespace are dropped, since deletions
+ * made during the outage never reached them.
+ */
+export class FallbackCache implements Cache {
+  readonly kind = 'redis' as const;
+  private readonly shared: RedisCache;
+  private local = new MemoryCache();
+
+  constructor(private readonly link: RedisLink, namespace: string) {
+    this.shared = new RedisCache(link.redis, namespace);
+    link.watch(() => (this.local = new MemoryCache()), () => this.shared.delPrefix(''));
+  }
+
+  private async either<T>(shared: (c: Cache) => Promise<T>): Promise<T> {
+    if (!this.link.ready) return shared(this.local);
+    try {
+      return await shared(this.shared);
+    } catch (err) {
+      this.link.lost(err as Error);
+      return shared(this.local);
+    }
+  }
+
+  get<T>(key: string): Promise<T | undefined> {
+    return this.either((c) => c.get<T>(key));
+  }
+
+  set(key: string, value: unknown, ttlSeconds: number): Promise<void> {
+    return this.either((c) => c.set(key, value, ttlSeconds));
+  }
+
+  del(key: string): Promise<void> {
+    return this.either((c) => c.del(key));
+  }
+
+  delPrefix(prefix: string): Promise<void> {
+    return this.either((c) => c.delPrefix(prefix));
   }
 }
