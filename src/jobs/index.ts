@@ -8,6 +8,7 @@ import { orderJobs } from '../orders/index.js';
 import { syncEventsJob, syncNamesJob, syncPricesJob } from './handlers/sync.job.js';
 import { searchPurgeJob } from './handlers/search-purge.job.js';
 import { trendsRollJob } from './handlers/trends-roll.job.js';
+import { clubStatsJob, rollupsFullJob, rollupsJob, snapshotsJob } from '../analytics/index.js';
 
 /** Every job of the service, one line each. Start-up creates a queue and a worker per entry. */
 export const jobDefinitions: readonly AnyJobDefinition[] = [
@@ -22,4 +23,8 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   syncPricesJob,
   searchPurgeJob,
   trendsRollJob,
+  rollupsJob,
+  rollupsFullJob,
+  snapshotsJob,
+  clubStatsJob,
 ];

@@ -3,13 +3,16 @@
  * Further clubs come from CSV lists (club_members); a name's `clubs` column holds both.
  */
 export const BUILT_IN_CLUBS = [
-  { name: '999', description: 'Three digits, 000 to 999 (1,000 names)', test: (l: string) => /^[0-9]{3}$/.test(l) },
-  { name: '10k', description: 'Four digits, 0000 to 9999 (10,000 names)', test: (l: string) => /^[0-9]{4}$/.test(l) },
-  { name: '100k', description: 'Five digits, 00000 to 99999 (100,000 names)', test: (l: string) => /^[0-9]{5}$/.test(l) },
-  { name: '3-digit-palindromes', description: 'Three-digit palindromes such as 101', test: (l: string) => /^[0-9]{3}$/.test(l) && l[0] === l[2] },
-  { name: '4-digit-palindromes', description: 'Four-digit palindromes such as 1221', test: (l: string) => /^[0-9]{4}$/.test(l) && l[0] === l[3] && l[1] === l[2] },
-  { name: '3-letters', description: 'Three letters, aaa to zzz (17,576 names)', test: (l: string) => /^[a-z]{3}$/.test(l) },
+  { name: '999', description: 'Three digits, 000 to 999 (1,000 names)', classifications: ['digits'], test: (l: string) => /^[0-9]{3}$/.test(l) },
+  { name: '10k', description: 'Four digits, 0000 to 9999 (10,000 names)', classifications: ['digits'], test: (l: string) => /^[0-9]{4}$/.test(l) },
+  { name: '100k', description: 'Five digits, 00000 to 99999 (100,000 names)', classifications: ['digits'], test: (l: string) => /^[0-9]{5}$/.test(l) },
+  { name: '3-digit-palindromes', description: 'Three-digit palindromes such as 101', classifications: ['digits', 'palindromes'], test: (l: string) => /^[0-9]{3}$/.test(l) && l[0] === l[2] },
+  { name: '4-digit-palindromes', description: 'Four-digit palindromes such as 1221', classifications: ['digits', 'palindromes'], test: (l: string) => /^[0-9]{4}$/.test(l) && l[0] === l[3] && l[1] === l[2] },
+  { name: '3-letters', description: 'Three letters, aaa to zzz (17,576 names)', classifications: ['letters'], test: (l: string) => /^[a-z]{3}$/.test(l) },
 ] as const;
+
+/** The classifications GET /clubs filters by (`class[]`), as the original marketplace names them. */
+export const CLUB_CLASSIFICATIONS = ['ethmojis', 'digits', 'palindromes', 'prepunk', 'geo', 'letters', 'fantasy', 'crypto', 'ai'] as const;
 
 /** Club identifiers: what a CSV import may name a club, and what the leaderboard filter accepts. */
 export const CLUB_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$';

@@ -3,6 +3,8 @@ import { DEFAULT_REFERRER } from '../config.js';
 import { refreshAwardsLeaderboard } from '../services/awards.service.js';
 import { refreshClubs } from '../services/clubs.service.js';
 import { refreshAllMarketSummaries } from '../orders/index.js';
+import { refreshClubStats, refreshRollups, refreshSnapshots } from '../analytics/index.js';
+import { MAINNET } from '../config.js';
 import { DEFAULT_HOLDER_PARAMS, refreshHolderLeaderboard } from '../services/leaderboard.service.js';
 import { rebuildTrends } from '../trends/index.js';
 
@@ -16,6 +18,9 @@ export const derivedRefreshes: ReadonlyArray<{ name: string; run(db: Db): Promis
   // default grace period, WETH and referrer code; the scheduled jobs refresh with the configured ones
   { name: 'holder leaderboard', run: async (db) => void (await refreshHolderLeaderboard(db, DEFAULT_HOLDER_PARAMS)) },
   { name: 'trend counters', run: (db) => rebuildTrends(db) },
+  { name: 'market rollups', run: async (db) => void (await refreshRollups(db, { wethAddress: MAINNET.weth }, { full: true })) },
+  { name: 'analytics snapshots', run: async (db) => void (await refreshSnapshots(db, { force: true })) },
+  { name: 'club stats', run: async (db) => void (await refreshClubStats(db, { gracePeriodDays: 90, premiumPeriodDays: 21 })) },
   { name: 'awards leaderboard', run: async (db) => void (await refreshAwardsLeaderboard(db, { referrerCode: DEFAULT_REFERRER })) },
 ];
 

@@ -40,8 +40,8 @@ export class ClubsService {
 export async function ensureBuiltInClubs(db: Executor): Promise<string[]> {
   const rows = await db
     .insertInto('clubs')
-    .values(BUILT_IN_CLUBS.map((c) => ({ name: c.name, description: c.description, source: 'rule' as const })))
-    .onConflict((oc) => oc.column('name').doUpdateSet({ description: (eb) => eb.ref('excluded.description') }).where('clubs.source', '=', 'rule'))
+    .values(BUILT_IN_CLUBS.map((c) => ({ name: c.name, description: c.description, source: 'rule' as const, classifications: [...c.classifications] })))
+    .onConflict((oc) => oc.column('name').doUpdateSet({ description: (eb) => eb.ref('excluded.description'), classifications: (eb) => eb.ref('excluded.classifications') }).where('clubs.source', '=', 'rule'))
     .returning(['name', sql<boolean>`xmax = 0`.as('inserted')])
     .execute();
   return rows.filter((r) => r.inserted).map((r) => r.name);

@@ -112,7 +112,7 @@ export async function applyEvents(trx: Executor, events: readonly ChainEvent[], 
         await insertRegistration(trx, {
           ens_name_id: row.id, kind: 'registration', actor_address: e.owner, tx_hash: e.tx, log_index: e.logIndex,
           block_number: e.block, block_time: time, duration_seconds: secondsBetween(time, expiry),
-          cost_wei: e.cost.toString(), referrer: e.referrer, expiry_date: expiry,
+          cost_wei: e.cost.toString(), premium_wei: e.premium.toString(), referrer: e.referrer, expiry_date: expiry,
         });
         counts.registrations++;
         await recordActivity(trx, {
@@ -213,6 +213,8 @@ interface RegistrationRow {
   block_time: Date;
   duration_seconds: number;
   cost_wei: string;
+  /** the premium part of cost_wei (registrations through controllers that report it) */
+  premium_wei?: string;
   referrer: string | null;
   expiry_date: Date | null;
 }

@@ -20,7 +20,7 @@ export interface SeaportItem {
 
 /** The chain events the sync applies, decoded. */
 export type ChainEvent = LogRef & (
-  | { kind: 'registered'; label: string; labelhash: string; owner: string; cost: bigint; expires: bigint; referrer: string | null }
+  | { kind: 'registered'; label: string; labelhash: string; owner: string; cost: bigint; premium: bigint; expires: bigint; referrer: string | null }
   | { kind: 'renewed'; label: string; labelhash: string; cost: bigint; expires: bigint; referrer: string | null }
   | { kind: 'renewal-referred'; label: string; labelhash: string; cost: bigint; duration: bigint; referrer: string }
   | { kind: 'transfer'; tokenId: bigint; from: string; to: string }
@@ -78,8 +78,10 @@ export function decodeLog(log: RawLog, contracts: ContractSet): ChainEvent | und
       ? [a.name, lower(a.label as string)]
       : [a.label as string, lower((a.labelhash ?? a.labelHash) as string)];
     if (d.eventName === 'NameRegistered') {
-      const cost = a.cost !== undefined ? (a.cost as bigint) : (a.baseCost as bigint) + (a.premium as bigint);
-      return { ...ref, kind: 'registered', label, labelhash: hash, owner: lower(a.owner as string), cost, expires: a.expires as bigint, referrer: bytes32OrNull(a.referrer) };
+      // The legacy controller reports one cost; later ones split base cost and premium.
+      const premium = a.premium !== undefined ? (a.premium as bigint) : 0n;
+      const cost = a.cost !== undefined ? (a.cost as bigint) : (a.baseCost as bigint) + premium;
+      return { ...ref, kind: 'registered', label, labelhash: hash, owner: lower(a.owner as string), cost, premium, expires: a.expires as bigint, referrer: bytes32OrNull(a.referrer) };
     }
     if (d.eventName === 'NameRenewed') {
       return { ...ref, kind: 'renewed', label, labelhash: hash, cost: a.cost as bigint, expires: a.expires as bigint, referrer: bytes32OrNull(a.referrer) };

@@ -1,0 +1,130 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/client.js';
+import { clubCondition, type ClubFilter } from './periods.js';
+
+/**
+ * The analytics feeds: raw sales, listings, offers and registrations of a period, one page at a
+ * time. Each sort is an index in time or price order (0010), walked from the period's start;
+ * totals come from the rollups or a bounded count, never from counting the table per request.
+ */
+export interface FeedQuery {
+  start: Date | null;
+  clubs: ClubFilter;
+  source?: string;
+  sortBy: 'date' | 'price';
+  sortOrder: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+const since = (q: { start: Date | null }) => q.start ?? new Date(0);
+
+export interface SaleFeedRow {
+  id: number; name: string; token_id: string; price_wei: string; currency_address: string; buyer_address: string;
+  seller_address: string; sold_at: Date; source: string; tx_hash: string | null; clubs: string[];
+}
+
+export async function salesFeed(db: Executor, q: FeedQuery): Promise<SaleFeedRow[]> {
+  const key = q.sortBy === 'price' ? 's.price_wei' : 's.sold_at';
+  return db
+    .selectFrom('sales as s')
+    .innerJoin('ens_names as n', 'n.id', 's.ens_name_id')
+    .select(['s.id', 'n.name', 'n.token_id', 's.price_wei', 's.currency_address', 's.buyer_address', 's.seller_address', 's.sold_at', 's.source', 's.tx_hash', 'n.clubs'])
+    .where('s.sold_at', '>=', since(q))
+    .$if(q.source !== undefined, (qb) => qb.where('s.source', '=', q.source!))
+    .where(clubCondition(q.clubs, sql`n.clubs`))
+    .orderBy(key, q.sortOrder)
+    .orderBy('s.id', q.sortOrder)
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+}
+
+export interface ListingFeedRow {
+  id: number; name: string; token_id: string; price_wei: string; currency_address: string; seller_address: string;
+  status: string; expires_at: Date | null; source: string; created_at: Date; clubs: string[];
+}
+
+/**
+ * A status as users see it: an active listing (pending offer) past its end time reads as expired
+ * even before the expiry job writes it.
+ */
+function statusCondition(alias: 's', open: 'active' | 'pending', status: string | undefined) {
+  if (status === undefined) return sql<boolean>`true`;
+  if (status === open) return sql<boolean>`${sql.ref(`${alias}.status`)} = ${open} AND (${sql.ref(`${alias}.expires_at`)} IS NULL OR ${sql.ref(`${alias}.expires_at`)} > now())`;
+  if (status === 'expired') return sql<boolean>`(${sql.ref(`${alias}.status`)} = 'expired' OR (${sql.ref(`${alias}.status`)} = ${open} AND ${sql.ref(`${alias}.expires_at`)} <= now()))`;
+  return sql<boolean>`${sql.ref(`${alias}.status`)} = ${status}`;
+}
+
+export async function listingsFeed(db: Executor, q: FeedQuery & { status?: string }): Promise<ListingFeedRow[]> {
+  return listingsQuery(db, q)
+    .select(['s.id', 'n.name', 'n.token_id', 's.price_wei', 's.currency_address', 's.seller_address', 's.status', 's.expires_at', 's.source', 's.created_at', 'n.clubs'])
+    .orderBy(q.sortBy === 'price' ? 's.price_wei' : 's.created_at', q.sortOrder)
+    .orderBy('s.id', q.sortOrder)
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+}
+
+function listingsQuery(db: Executor, q: FeedQuery & { status?: string }) {
+  return db
+    .selectFrom('listings as s')
+    .innerJoin('ens_names as n', 'n.id', 's.ens_name_id')
+    .where('s.created_at', '>=', since(q))
+    .$if(q.source !== undefined, (qb) => qb.where('s.source', '=', q.source!))
+    .where(statusCondition('s', 'active', q.status))
+    .where(clubCondition(q.clubs, sql`n.clubs`));
+}
+
+export interface OfferFeedRow {
+  id: number; name: string; token_id: string; offer_amount_wei: string; currency_address: string; buyer_address: string;
+  status: string; expires_at: Date | null; source: string; created_at: Date; clubs: string[];
+}
+
+export async function offersFeed(db: Executor, q: FeedQuery & { status?: string }): Promise<OfferFeedRow[]> {
+  return offersQuery(db, q)
+    .select(['s.id', 'n.name', 'n.token_id', 's.offer_amount_wei', 's.currency_address', 's.buyer_address', 's.status', 's.expires_at', 's.source', 's.created_at', 'n.clubs'])
+    .orderBy(q.sortBy === 'price' ? 's.offer_amount_wei' : 's.created_at', q.sortOrder)
+    .orderBy('s.id', q.sortOrder)
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+}
+
+function offersQuery(db: Executor, q: FeedQuery & { status?: string }) {
+  return db
+    .selectFrom('offers as s')
+    .innerJoin('ens_names as n', 'n.id', 's.ens_name_id')
+    .where('s.created_at', '>=', since(q))
+    .$if(q.source !== undefined, (qb) => qb.where('s.source', '=', q.source!))
+    .where(statusCondition('s', 'pending', q.status))
+    .where(clubCondition(q.clubs, sql`n.clubs`));
+}
+
+/** Counts of a status-filtered feed, at most `cap` + 1 rows read (status is not in the rollups). */
+export async function countFeed(db: Executor, kind: 'listings' | 'offers', q: FeedQuery & { status?: string }, cap: number): Promise<number> {
+  const base = kind === 'listings' ? listingsQuery(db, q) : offersQuery(db, q);
+  const row = await db
+    .selectFrom(base.select(sql`1`.as('one')).limit(cap + 1).as('x'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface RegistrationFeedRow {
+  id: number; name: string; actor_address: string; owner_address: string | null; cost_wei: string; premium_wei: string;
+  label_length: number; block_time: Date; clubs: string[]; referrer: string | null;
+}
+
+export async function registrationsFeed(db: Executor, q: Omit<FeedQuery, 'sortBy' | 'source'> & { sortBy: 'date' | 'cost' | 'length' }): Promise<RegistrationFeedRow[]> {
+  const key = q.sortBy === 'cost' ? sql.ref('r.cost_wei') : q.sortBy === 'length' ? sql.ref('n.label_length') : sql.ref('r.block_time');
+  const rows = await sql<RegistrationFeedRow>`
+    SELECT r.id, n.name, r.actor_address, n.owner_address, r.cost_wei::text AS cost_wei, r.premium_wei::text AS premium_wei,
+           n.label_length, r.block_time, n.clubs, r.referrer
+    FROM registrations r JOIN ens_names n ON n.id = r.ens_name_id
+    WHERE r.kind = 'registration' AND r.block_time >= ${since(q)} AND ${clubCondition(q.clubs, sql`n.clubs`)}
+    ORDER BY ${key} ${sql.raw(q.sortOrder)}, r.id ${sql.raw(q.sortOrder)}
+    LIMIT ${q.limit} OFFSET ${q.offset}
+  `.execute(db);
+  return rows.rows;
+}

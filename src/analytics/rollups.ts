@@ -1,0 +1,177 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db, Executor } from '../db/client.js';
+import { ZERO_ADDRESS } from '../lib/address.js';
+
+/**
+ * The market rollups (migration 0010): hourly and daily sums per kind, source, club set, price band
+ * and label length. A refresh recomputes exactly the hours that triggers marked dirty (rows written,
+ * deleted, or whose name changed clubs) from the raw rows, then the days containing them from the
+ * hourly rows, in one transaction: readers see the previous sums until it commits.
+ */
+export const ROLLUP_KINDS = ['sale', 'listing', 'offer', 'registration', 'vote'] as const;
+export type RollupKind = (typeof ROLLUP_KINDS)[number];
+export type Grain = 'hour' | 'day';
+
+export interface MarketRollupsTable {
+  grain: Grain;
+  kind: RollupKind;
+  bucket: Date;
+  source: string;
+  clubs: string[];
+  band: number;
+  name_length: number;
+  count: number;
+  eth_count: number;
+  volume_wei: string;
+  max_wei: string | null;
+  min_wei: string | null;
+  base_cost_wei: string;
+  premium_wei: string;
+  premium_count: number;
+}
+
+declare module '../db/schema.js' {
+  interface Database {
+    market_rollups: MarketRollupsTable;
+    market_rollup_dirty: { kind: RollupKind; hour: Date };
+  }
+}
+
+/** Price bands of ETH/WETH sales (GET /analytics/volume), upper bounds in wei; the last is open. */
+export const PRICE_BANDS = [
+  { label: '< 0.01 ETH', below: 10n ** 16n },
+  { label: '0.01-0.1 ETH', below: 10n ** 17n },
+  { label: '0.1-0.5 ETH', below: 5n * 10n ** 17n },
+  { label: '0.5-1 ETH', below: 10n ** 18n },
+  { label: '1-5 ETH', below: 5n * 10n ** 18n },
+  { label: '5-10 ETH', below: 10n ** 19n },
+  { label: '10-50 ETH', below: 5n * 10n ** 19n },
+  { label: '50+ ETH', below: undefined },
+] as const;
+
+export interface RollupParams {
+  /** ETH and this token count towards volumes (amounts of other currencies cannot be added to wei). */
+  wethAddress: string;
+}
+
+const LOCK_KEY = 'analytics.rollups';
+
+const TIME_COLUMN: Record<RollupKind, { table: string; column: string; where: RawBuilder<unknown> }> = {
+  sale: { table: 'sales', column: 'sold_at', where: sql`true` },
+  listing: { table: 'listings', column: 'created_at', where: sql`true` },
+  offer: { table: 'offers', column: 'created_at', where: sql`true` },
+  registration: { table: 'registrations', column: 'block_time', where: sql`s.kind = 'registration'` },
+  vote: { table: 'vote_events', column: 'cast_at', where: sql`true` },
+};
+
+/** Each kind's hourly aggregate of the raw rows in the hours `h(hour)`. */
+function hourlyOf(kind: RollupKind, eth: readonly string[]): RawBuilder<unknown> {
+  switch (kind) {
+    case 'sale': {
+      const isEth = sql`s.currency_address = ANY(${[...eth]}::text[])`;
+      const bands = PRICE_BANDS.flatMap((b, i) => (b.below === undefined ? [] : [sql`WHEN s.price_wei < ${b.below.toString()}::numeric THEN ${i}`]));
+      return sql`
+        SELECT s.source, n.clubs,
+               CASE WHEN ${isEth} THEN CASE ${sql.join(bands, sql` `)} ELSE ${PRICE_BANDS.length - 1} END ELSE -1 END AS band,
+               0 AS name_length, count(*) AS count,
+               count(*) FILTER (WHERE ${isEth}) AS eth_count,
+               coalesce(sum(s.price_wei) FILTER (WHERE ${isEth}), 0) AS volume_wei,
+               max(s.price_wei) FILTER (WHERE ${isEth}) AS max_wei,
+               min(s.price_wei) FILTER (WHERE ${isEth}) AS min_wei,
+               0 AS base_cost_wei, 0 AS premium_wei, 0 AS premium_count
+        FROM sales s JOIN ens_names n ON n.id = s.ens_name_id`;
+    }
+    case 'registration':
+      return sql`
+        SELECT 'ens' AS source, n.clubs, -1 AS band, least(n.label_length, 255) AS name_length, count(*) AS count,
+               count(*) AS eth_count, sum(s.cost_wei) AS volume_wei, max(s.cost_wei) AS max_wei, min(s.cost_wei) AS min_wei,
+               sum(s.cost_wei - least(s.premium_wei, s.cost_wei)) AS base_cost_wei, sum(least(s.premium_wei, s.cost_wei)) AS premium_wei,
+               count(*) FILTER (WHERE s.premium_wei > 0) AS premium_count
+        FROM registrations s JOIN ens_names n ON n.id = s.ens_name_id`;
+    case 'listing':
+    case 'offer':
+      return sql`
+        SELECT s.source, n.clubs, -1 AS band, 0 AS name_length, count(*) AS count,
+               0 AS eth_count, 0 AS volume_wei, NULL::numeric AS max_wei, NULL::numeric AS min_wei, 0 AS base_cost_wei, 0 AS premium_wei, 0 AS premium_count
+        FROM ${sql.table(TIME_COLUMN[kind].table)} s JOIN ens_names n ON n.id = s.ens_name_id`;
+    case 'vote':
+      return sql`
+        SELECT 'grails' AS source, n.clubs, -1 AS band, 0 AS name_length, count(*) FILTER (WHERE s.vote <> 0) AS count,
+               0 AS eth_count, 0 AS volume_wei, NULL::numeric AS max_wei, NULL::numeric AS min_wei, 0 AS base_cost_wei, 0 AS premium_wei, 0 AS premium_count
+        FROM vote_events s JOIN ens_names n ON n.id = s.ens_name_id`;
+  }
+}
+
+const COLUMNS = sql`grain, kind, bucket, source, clubs, band, name_length, count, eth_count, volume_wei, max_wei, min_wei, base_cost_wei, premium_wei, premium_count`;
+
+/** Recomputes one kind's hourly rows for `hours`, then its daily rows for the days holding them. */
+async function recompute(trx: Executor, kind: RollupKind, hours: readonly Date[], params: RollupParams): Promise<number> {
+  const { column, where } = TIME_COLUMN[kind];
+  const hourList = hours.map((h) => h.toISOString());
+  await sql`DELETE FROM market_rollups WHERE grain = 'hour' AND kind = ${kind} AND bucket = ANY(${hourList}::timestamptz[])`.execute(trx);
+  const select = hourlyOf(kind, [ZERO_ADDRESS, params.wethAddress.toLowerCase()]);
+  // The raw rows of each dirty hour by an index range scan per hour (sales_sold_at_idx and so on).
+  await sql`
+    INSERT INTO market_rollups (${COLUMNS})
+    SELECT 'hour', ${kind}, h.hour, x.source, x.clubs, x.band, x.name_length, x.count, x.eth_count, x.volume_wei, x.max_wei, x.min_wei,
+           x.base_cost_wei, x.premium_wei, x.premium_count
+    FROM unnest(${hourList}::timestamptz[]) h(hour)
+    CROSS JOIN LATERAL (
+      ${select}
+      WHERE s.${sql.ref(column)} >= h.hour AND s.${sql.ref(column)} < h.hour + interval '1 hour' AND ${where}
+      GROUP BY 1, 2, 3, 4
+    ) x
+    WHERE x.count > 0
+  `.execute(trx);
+  const days = [...new Set(hours.map((h) => startOfUtcDay(h).toISOString()))];
+  await sql`DELETE FROM market_rollups WHERE grain = 'day' AND kind = ${kind} AND bucket = ANY(${days}::timestamptz[])`.execute(trx);
+  await sql`
+    INSERT INTO market_rollups (${COLUMNS})
+    SELECT 'day', kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length, sum(count), sum(eth_count), sum(volume_wei),
+           max(max_wei), min(min_wei), sum(base_cost_wei), sum(premium_wei), sum(premium_count)
+    FROM unnest(${days}::timestamptz[]) d(day)
+    JOIN market_rollups r ON r.grain = 'hour' AND r.kind = ${kind} AND r.bucket >= d.day AND r.bucket < d.day + interval '1 day'
+    GROUP BY kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length
+  `.execute(trx);
+  return hours.length;
+}
+
+export function startOfUtcDay(d: Date): Date {
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+}
+
+export interface RollupRefreshResult {
+  hours: Record<RollupKind, number>;
+  full: boolean;
+}
+
+/**
+ * Applies the dirty hours (all hours of every kind with `full`, after a bulk load or to correct any
+ * drift). Concurrent refreshes queue on an advisory lock; the dirty marks are taken in the same
+ * transaction, so a mark written while this runs waits for the next refresh.
+ */
+export async function refreshRollups(db: Db, params: RollupParams, options: { full?: boolean } = {}): Promise<RollupRefreshResult> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL statement_timeout = '30min'`.execute(trx);
+    await sql`SET LOCAL jit = off`.execute(trx);
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${LOCK_KEY}))`.execute(trx);
+    if (options.full === true) {
+      await sql`DELETE FROM market_rollups`.execute(trx);
+      for (const kind of ROLLUP_KINDS) {
+        const { table, column, where } = TIME_COLUMN[kind];
+        await sql`
+          INSERT INTO market_rollup_dirty (kind, hour)
+          SELECT DISTINCT ${kind}, date_trunc('hour', s.${sql.ref(column)}, 'UTC') FROM ${sql.table(table)} s WHERE ${where}
+          ON CONFLICT DO NOTHING
+        `.execute(trx);
+      }
+    }
+    const dirty = await sql<{ kind: RollupKind; hour: Date }>`DELETE FROM market_rollup_dirty RETURNING kind, hour`.execute(trx);
+    const hours = Object.fromEntries(ROLLUP_KINDS.map((k) => [k, 0])) as Record<RollupKind, number>;
+    for (const kind of ROLLUP_KINDS) {
+      const mine = dirty.rows.filter((r) => r.kind === kind).map((r) => r.hour);
+      if (mine.length > 0) hours[kind] = await recompute(trx, kind, mine, params);
+    }
+    return { hours, full: options.full === true };
+  });
+}
