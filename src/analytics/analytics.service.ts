@@ -181,7 +181,7 @@ export class AnalyticsService {
         name_length: r.label_length,
         registration_date: r.block_time.toISOString(),
         clubs: r.clubs,
-        source: r.referrer !== null && r.referrer.toLowerCase() === grails ? 'grails' : null,
+        source: r.referrer !== null && r.referrer.toLowerCase() === grails ? ('grails' as const) : null,
       })),
       pagination: pageB(p.page, p.limit, s.count),
     };

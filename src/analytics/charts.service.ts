@@ -1,11 +1,12 @@
 import type { Deps } from '../container.js';
 import { cached } from '../infra/cache.js';
 import { DAY, HOUR } from '../lib/time.js';
-import { chartWindowOf, echoClubFilter, parseClubFilter, type ChartPeriod, type ClubFilter, type Window } from './periods.js';
+import { chartWindowOf, echoClubFilter, parseClubFilter, type ChartPeriod } from './periods.js';
 import type { RollupKind } from './rollups.js';
 import { averageWei, firstBucket, sumRollups, type RollupSums } from './rollups.repository.js';
 
 export type ChartKind = 'sales' | 'volume' | 'listings' | 'offers' | 'registrations';
+
 
 const ROLLUP_OF: Record<ChartKind, RollupKind> = {
   sales: 'sale',
@@ -44,48 +45,41 @@ const CACHE_SECONDS = 15;
 export class ChartsService {
   constructor(private readonly deps: Pick<Deps, 'db' | 'cache'>) {}
 
-  async chart(kind: ChartKind, period: ChartPeriod, club: string | undefined): Promise<Chart<CountPoint | VolumePoint | RegistrationPoint>> {
+  counts(kind: 'sales' | 'listings' | 'offers', period: ChartPeriod, club: string | undefined): Promise<Chart<CountPoint>> {
+    return this.chart(ROLLUP_OF[kind], period, club, (date, s) => ({ date, total: s?.count ?? 0, grails: s?.grails ?? 0, opensea: s?.opensea ?? 0 }));
+  }
+
+  volume(period: ChartPeriod, club: string | undefined): Promise<Chart<VolumePoint>> {
+    return this.chart('sale', period, club, (date, s) => ({ date, total: s?.volume_wei ?? '0', grails: s?.volume_grails_wei ?? '0', opensea: s?.volume_opensea_wei ?? '0' }), 'volume');
+  }
+
+  registrations(period: ChartPeriod, club: string | undefined): Promise<Chart<RegistrationPoint>> {
+    return this.chart('registration', period, club, (date, s) => ({
+      date,
+      count: s?.count ?? 0,
+      total_cost_wei: s?.volume_wei ?? '0',
+      avg_cost_wei: averageWei(s?.volume_wei ?? '0', s?.count ?? 0),
+      total_base_cost_wei: s?.base_cost_wei ?? '0',
+      total_premium_wei: s?.premium_wei ?? '0',
+      premium_count: s?.premium_count ?? 0,
+    }));
+  }
+
+  private async chart<P>(kind: RollupKind, period: ChartPeriod, club: string | undefined, point: (date: string, s: RollupSums | undefined) => P, variant = ''): Promise<Chart<P>> {
     const filter = parseClubFilter([club], 'query.club');
     const window = chartWindowOf(period);
-    const key = `charts:${kind}:${period}:${window.end.toISOString()}:${JSON.stringify(filter)}`;
+    const key = `charts:${kind}${variant}:${period}:${window.end.toISOString()}:${JSON.stringify(filter)}`;
     return cached(this.deps.cache, key, CACHE_SECONDS, async () => {
-      const points = await this.points(kind, window, filter);
+      const start = window.start ?? (await firstBucket(this.deps.db, kind)) ?? window.end;
+      const sums = await sumRollups(this.deps.db, { kind, window: { ...window, start }, clubs: filter, groupBy: 'bucket' });
+      const byBucket = new Map(sums.map((s) => [s.key as string, s]));
+      const step = window.grain === 'hour' ? HOUR : DAY;
+      const points: P[] = [];
+      for (let t = start.getTime(); t <= window.end.getTime(); t += step) {
+        const date = new Date(t).toISOString();
+        points.push(point(date, byBucket.get(date)));
+      }
       return { period, ...echoClubFilter(filter), points };
     });
-  }
-
-  private async points(kind: ChartKind, window: Window, filter: ClubFilter): Promise<(CountPoint | VolumePoint | RegistrationPoint)[]> {
-    const rollup = ROLLUP_OF[kind];
-    const start = window.start ?? (await firstBucket(this.deps.db, rollup)) ?? window.end;
-    const sums = await sumRollups(this.deps.db, { kind: rollup, window: { ...window, start }, clubs: filter, groupBy: 'bucket' });
-    const byBucket = new Map(sums.map((s) => [s.key as string, s]));
-    const step = window.grain === 'hour' ? HOUR : DAY;
-    const points = [];
-    for (let t = start.getTime(); t <= window.end.getTime(); t += step) {
-      const date = new Date(t).toISOString();
-      points.push(pointOf(kind, date, byBucket.get(date)));
-    }
-    return points;
-  }
-}
-
-function pointOf(kind: ChartKind, date: string, s: RollupSums | undefined): CountPoint | VolumePoint | RegistrationPoint {
-  switch (kind) {
-    case 'sales':
-    case 'listings':
-    case 'offers':
-      return { date, total: s?.count ?? 0, grails: s?.grails ?? 0, opensea: s?.opensea ?? 0 };
-    case 'volume':
-      return { date, total: s?.volume_wei ?? '0', grails: s?.volume_grails_wei ?? '0', opensea: s?.volume_opensea_wei ?? '0' };
-    case 'registrations':
-      return {
-        date,
-        count: s?.count ?? 0,
-        total_cost_wei: s?.volume_wei ?? '0',
-        avg_cost_wei: averageWei(s?.volume_wei ?? '0', s?.count ?? 0),
-        total_base_cost_wei: s?.base_cost_wei ?? '0',
-        total_premium_wei: s?.premium_wei ?? '0',
-        premium_count: s?.premium_count ?? 0,
-      };
   }
 }

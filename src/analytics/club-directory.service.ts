@@ -4,10 +4,11 @@ import { AppError } from '../errors.js';
 import { cached } from '../infra/cache.js';
 import { isAddress, normalizeAddress } from '../lib/address.js';
 import { BUILT_IN_CLUBS, isClubName } from '../lib/clubs.js';
-import { DAY } from '../lib/time.js';
+import { DAY, iso } from '../lib/time.js';
 import { offsetOf, pageA, pageB, type PageA, type PageB } from '../lib/pagination.js';
 import { weiString } from '../lib/wei.js';
-import type { SearchResult } from '../routes/schemas/search-result.js';
+import type { SearchResult } from '../contracts/search-result.js';
+import type { CLUB_SORT_FIELDS } from '../contracts/clubs.js';
 import { loadSearchResults } from '../search/results.js';
 import { ANY_CLUB, type ClubStatsRow } from './club-stats.js';
 import { parseClubFilter } from './periods.js';
@@ -17,16 +18,7 @@ import { parseClubFilter } from './periods.js';
  * `club_holders`, member names through the GIN index on `ens_names.clubs`. Percentages are of the
  * member count, to two decimals; a club without members reads as zeros.
  */
-export const CLUB_SORTS = [
-  'total_sales_count', 'total_sales_volume_wei', 'sales_count_1y', 'sales_count_1mo', 'sales_count_1w',
-  'sales_volume_wei_1y', 'sales_volume_wei_1mo', 'sales_volume_wei_1w',
-  'total_reg_count', 'total_reg_volume_wei', 'reg_count_1y', 'reg_count_1mo', 'reg_count_1w',
-  'reg_volume_wei_1y', 'reg_volume_wei_1mo', 'reg_volume_wei_1w',
-  'member_count', 'registered_count', 'grace_count', 'premium_count', 'available_count', 'listings_count',
-  'registered_percent', 'grace_percent', 'premium_percent', 'available_percent', 'listings_percent',
-  'holders_count', 'holders_ratio', 'floor_price_wei', 'name',
-] as const;
-export type ClubSort = (typeof CLUB_SORTS)[number];
+export type ClubSort = (typeof CLUB_SORT_FIELDS)[number];
 
 type StatFields = Omit<ClubStatsRow, 'club' | 'offers_count' | 'last_floor_update' | 'last_sales_update' | 'updated_at'>;
 
@@ -72,18 +64,20 @@ const ZERO_STATS = { registered_count: 0, grace_count: 0, premium_count: 0, avai
 export class ClubDirectory {
   constructor(private readonly deps: Pick<Deps, 'db' | 'cache' | 'config'>) {}
 
-  /** Every club with its figures, built once per cache period; filtering and sorting a few dozen rows is in memory. */
+  /**
+   * Every club with its figures. The catalogue (a few dozen rows, member counts kept by every name
+   * write) is read live; the stats, which change only when the job runs, are cached briefly.
+   */
   private async all(): Promise<ClubView[]> {
-    return cached(this.deps.cache, 'clubs:all', CLUB_CACHE_SECONDS, async () => {
-      const rows = await this.deps.db
-        .selectFrom('clubs as c')
-        .leftJoin('club_stats as s', 's.club', 'c.name')
-        .selectAll('s')
-        .select(['c.name', 'c.description', 'c.source', 'c.member_count', 'c.classifications', 'c.created_at'])
-        .execute();
-      const rank = (name: string) => CATALOGUE_ORDER.get(name) ?? Number.MAX_SAFE_INTEGER;
-      return rows.map(toClubView).sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    });
+    const [clubs, stats] = await Promise.all([
+      this.deps.db.selectFrom('clubs').select(['name', 'description', 'source', 'member_count', 'classifications', 'created_at']).execute(),
+      cached(this.deps.cache, 'clubs:stats', CLUB_CACHE_SECONDS, () => this.deps.db.selectFrom('club_stats').selectAll().execute()),
+    ]);
+    const byClub = new Map(stats.map((s) => [s.club, s]));
+    const rank = (name: string) => CATALOGUE_ORDER.get(name) ?? Number.MAX_SAFE_INTEGER;
+    return clubs
+      .map((c) => toClubView({ ...byClub.get(c.name), ...c }))
+      .sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   async list(q: ClubListQuery): Promise<{ clubs: ClubView[]; total: number }> {
@@ -102,7 +96,8 @@ export class ClubDirectory {
     clubs.sort((a, b) => {
       const x = value(a);
       const y = value(b);
-      return (x < y ? -1 : x > y ? 1 : 0) * dir || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+      // ties keep the catalogue order of all() (the sort is stable)
+      return (x < y ? -1 : x > y ? 1 : 0) * dir;
     });
     return { clubs, total: clubs.length };
   }
@@ -249,10 +244,11 @@ function toClubView(r: ClubRow): ClubView {
     holders_ratio: percent(s.holders_count, members),
     avatar_url: null,
     header_url: null,
-    last_floor_update: r.last_floor_update ? r.last_floor_update.toISOString() : null,
-    last_sales_update: r.last_sales_update ? r.last_sales_update.toISOString() : null,
-    created_at: r.created_at.toISOString(),
-    updated_at: (r.updated_at ?? r.created_at).toISOString(),
+    // stats rows come through the JSON cache: their times may be strings
+    last_floor_update: iso(r.last_floor_update ?? null),
+    last_sales_update: iso(r.last_sales_update ?? null),
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at ?? r.created_at),
   };
 }
 

@@ -5,7 +5,7 @@
  */
 export { AnalyticsService, type FeedParams } from './analytics.service.js';
 export { ChartsService, type ChartKind } from './charts.service.js';
-export { ClubDirectory, CLUB_SORTS, CLUB_LIST_CACHE_SECONDS, CLUB_CACHE_SECONDS, type ClubSort } from './club-directory.service.js';
+export { ClubDirectory, CLUB_LIST_CACHE_SECONDS, CLUB_CACHE_SECONDS, type ClubSort } from './club-directory.service.js';
 export { refreshClubStats, ANY_CLUB } from './club-stats.js';
 export { refreshRollups, PRICE_BANDS, ROLLUP_KINDS } from './rollups.js';
 export { refreshSnapshots } from './snapshots.js';

@@ -69,10 +69,10 @@ function hourlyOf(kind: RollupKind, eth: readonly string[]): RawBuilder<unknown>
   switch (kind) {
     case 'sale': {
       const isEth = sql`s.currency_address = ANY(${[...eth]}::text[])`;
-      const bands = PRICE_BANDS.flatMap((b, i) => (b.below === undefined ? [] : [sql`WHEN s.price_wei < ${b.below.toString()}::numeric THEN ${i}`]));
+      const bands = PRICE_BANDS.flatMap((b, i) => (b.below === undefined ? [] : [sql`WHEN s.price_wei < ${b.below.toString()}::numeric THEN ${sql.lit(i)}`]));
       return sql`
         SELECT s.source, n.clubs,
-               CASE WHEN ${isEth} THEN CASE ${sql.join(bands, sql` `)} ELSE ${PRICE_BANDS.length - 1} END ELSE -1 END AS band,
+               CASE WHEN ${isEth} THEN CASE ${sql.join(bands, sql` `)} ELSE ${sql.lit(PRICE_BANDS.length - 1)} END ELSE -1 END AS band,
                0 AS name_length, count(*) AS count,
                count(*) FILTER (WHERE ${isEth}) AS eth_count,
                coalesce(sum(s.price_wei) FILTER (WHERE ${isEth}), 0) AS volume_wei,

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { Deps } from '../deps.js';
 import type { Db, Executor } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { BUILT_IN_CLUBS, clubsOf, isBuiltInClub, isClubName } from '../lib/clubs.js';
@@ -15,26 +14,7 @@ import { InvalidNameError, parseLabel } from '../lib/ens.js';
  * bulk loaders that write `clubs` themselves (the seed) run `refreshClubs` after; the scheduled
  * `clubs.refresh` job re-counts every club from the names (GIN index), correcting any drift.
  */
-export interface Club {
-  name: string;
-  description: string;
-  source: 'rule' | 'csv';
-  member_count: number;
-}
-
-const CATALOGUE_ORDER = new Map<string, number>(BUILT_IN_CLUBS.map((c, i) => [c.name, i]));
 const BATCH = 5000;
-
-export class ClubsService {
-  constructor(private readonly deps: Pick<Deps, 'db'>) {}
-
-  /** Every club: built-in ones in catalogue order, then CSV clubs by name. */
-  async list(): Promise<Club[]> {
-    const rows = await this.deps.db.selectFrom('clubs').select(['name', 'description', 'source', 'member_count']).execute();
-    const rank = (c: Club) => CATALOGUE_ORDER.get(c.name) ?? Number.MAX_SAFE_INTEGER;
-    return rows.sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  }
-}
 
 /** Upserts the built-in club catalogue; returns the clubs that did not exist yet. */
 export async function ensureBuiltInClubs(db: Executor): Promise<string[]> {

@@ -6,6 +6,8 @@ import { listingRoutes } from './listings/listings.routes.js';
 import { offerRoutes } from './offers/offers.routes.js';
 import { awardsRoutes } from './awards/awards.routes.js';
 import { clubsRoutes } from './clubs/clubs.routes.js';
+import { analyticsRoutes } from './analytics/analytics.routes.js';
+import { chartsRoutes } from './charts/charts.routes.js';
 import { googleMetricsRoutes } from './google-metrics/google-metrics.routes.js';
 import { leaderboardRoutes } from './leaderboard/leaderboard.routes.js';
 import { legendsRoutes } from './legends/legends.routes.js';
@@ -33,6 +35,8 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(trendingRoutes);
   await app.register(notificationRoutes);
   await app.register(clubsRoutes);
+  await app.register(analyticsRoutes);
+  await app.register(chartsRoutes);
   await app.register(leaderboardRoutes);
   await app.register(awardsRoutes);
   await app.register(legendsRoutes);

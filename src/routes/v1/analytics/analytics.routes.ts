@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AnalyticsService } from '../../../analytics/index.js';
+import { requireUser } from '../../../plugins/auth.js';
+import { ok } from '../../../lib/envelope.js';
+import { errors } from '../../../contracts/common.js';
+import {
+  ByLengthResponse, ClubAnalyticsParams, ClubAnalyticsResponse, ListingsFeedQuery, ListingsFeedResponse, MarketResponse, OffersFeedQuery, OffersFeedResponse,
+  PeriodQuery, PriceTrendsResponse, RegistrationsQuery, RegistrationsResponse, SalesFeedQuery, SalesFeedResponse, UserMeResponse, VolumeResponse,
+} from '../../../contracts/analytics.js';
+
+const FROM_ROLLUPS = 'Sums come from the hourly and daily market rollups (refreshed every minute by `analytics.rollups`), never from the raw rows.';
+const FEED = 'One page of the raw rows in index order; `total` is the rollup count of the period (without a status filter) or a bounded count.';
+const clubsOf = (q: { 'clubs[]'?: string[]; clubs?: string[] }) => [...(q['clubs[]'] ?? []), ...(q.clubs ?? [])];
+
+export const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const analytics = new AnalyticsService(app.deps);
+  const tags = ['analytics'];
+
+  app.get('/analytics/market', {
+    schema: { tags, summary: 'Market overview of a period', description: FROM_ROLLUPS, querystring: PeriodQuery, response: { 200: MarketResponse, ...errors('VALIDATION_ERROR') } },
+  }, async (request) => ok(await analytics.market(request.query.period)));
+
+  app.get('/analytics/clubs/:club', {
+    schema: {
+      tags, summary: 'A club\'s figures over a period', description: `Current stats from club_stats; volume and activity of the period. ${FROM_ROLLUPS}`,
+      params: ClubAnalyticsParams, querystring: PeriodQuery, response: { 200: ClubAnalyticsResponse, ...errors('VALIDATION_ERROR', 'NOT_FOUND') },
+    },
+  }, async (request) => ok(await analytics.club(request.params.club, request.query.period)));
+
+  app.get('/analytics/price-trends', {
+    schema: { tags, summary: 'Daily sales count and prices (ETH and WETH)', description: FROM_ROLLUPS, querystring: PeriodQuery, response: { 200: PriceTrendsResponse, ...errors('VALIDATION_ERROR') } },
+  }, async (request) => ok(await analytics.priceTrends(request.query.period)));
+
+  app.get('/analytics/volume', {
+    schema: { tags, summary: 'Sales by price band (ETH and WETH)', description: FROM_ROLLUPS, querystring: PeriodQuery, response: { 200: VolumeResponse, ...errors('VALIDATION_ERROR') } },
+  }, async (request) => ok(await analytics.volume(request.query.period)));
+
+  app.get('/analytics/registrations', {
+    schema: {
+      tags, summary: 'Registrations of a period: summary, by label length, and a page of them', description: `${FROM_ROLLUPS} ${FEED}`,
+      querystring: RegistrationsQuery, response: { 200: RegistrationsResponse, ...errors('VALIDATION_ERROR') },
+    },
+  }, async (request) => ok(await analytics.registrations({ ...request.query, clubs: clubsOf(request.query) })));
+
+  app.get('/analytics/registrations/by-length', {
+    schema: { tags, summary: 'Registration cost by label length', description: FROM_ROLLUPS, querystring: PeriodQuery, response: { 200: ByLengthResponse, ...errors('VALIDATION_ERROR') } },
+  }, async (request) => ok(await analytics.registrationsByLength(request.query.period)));
+
+  app.get('/analytics/sales', {
+    schema: { tags, summary: 'Sales of a period', description: FEED, querystring: SalesFeedQuery, response: { 200: SalesFeedResponse, ...errors('VALIDATION_ERROR') } },
+  }, async (request) => ok(await analytics.salesFeed({ ...request.query, clubs: clubsOf(request.query) })));
+
+  app.get('/analytics/listings', {
+    schema: { tags, summary: 'Listings created in a period', description: FEED, querystring: ListingsFeedQuery, response: { 200: ListingsFeedResponse, ...errors('VALIDATION_ERROR') } },
+  }, async (request) => ok(await analytics.listingsFeed({ ...request.query, clubs: clubsOf(request.query) })));
+
+  app.get('/analytics/offers', {
+    schema: { tags, summary: 'Offers made in a period', description: FEED, querystring: OffersFeedQuery, response: { 200: OffersFeedResponse, ...errors('VALIDATION_ERROR') } },
+  }, async (request) => ok(await analytics.offersFeed({ ...request.query, clubs: clubsOf(request.query) })));
+
+  app.get('/analytics/user/me', {
+    config: { auth: 'required' },
+    schema: {
+      tags, summary: "The caller's activity and portfolio", description: 'Views and watchlists are not recorded yet: names_viewed and names_watching read 0.',
+      response: { 200: UserMeResponse, ...errors('UNAUTHORIZED') },
+    },
+  }, async (request) => ok(await analytics.me(requireUser(request))));
+};
