@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { CLUB_NAME_PATTERN } from '../lib/clubs.js';
+import { glossed } from './glossary.js';
 import { Address, Envelope, Limit, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
 
 const PERIODS = ['24h', '7d', '30d', '90d', '1y', 'all'] as const;
@@ -13,7 +14,7 @@ const Clubs = Type.Array(Type.String());
 const ClubValues = Type.Array(Type.String({ minLength: 1, maxLength: 1400 }), { maxItems: 20, description: 'club identifiers, repeatable or comma-separated' });
 const Source = Type.String({ minLength: 1, maxLength: 32, description: 'marketplace of origin: grails, opensea…', examples: ['grails'] });
 
-export const MarketResponse = Envelope(Type.Object({
+export const MarketResponse = glossed(Envelope(Type.Object({
   period: Period,
   overview: Type.Object({
     total_names: Count, active_listings: Count, active_offers: Count,
@@ -37,11 +38,11 @@ export const MarketResponse = Envelope(Type.Object({
     },
     activity: { views: 0, watchlist_adds: 0, votes: 96, offers: 120, listings: 58 },
   }],
-}));
+})));
 
-export const ClubAnalyticsParams = Type.Object({ club: Type.String({ pattern: CLUB_NAME_PATTERN, examples: ['10k'] }) });
+export const ClubAnalyticsParams = Type.Object({ club: Type.String({ pattern: CLUB_NAME_PATTERN, description: 'club identifier', examples: ['10k'] }) });
 
-export const ClubAnalyticsResponse = Envelope(Type.Object({
+export const ClubAnalyticsResponse = glossed(Envelope(Type.Object({
   club: Type.String(),
   period: Period,
   stats: Type.Object({ member_count: Count, active_listings: Count, active_offers: Count, total_views: Count, floor_price_wei: Type.Union([Wei, Type.Null()]) }),
@@ -54,27 +55,27 @@ export const ClubAnalyticsResponse = Envelope(Type.Object({
     volume: { sales_count: 12, total_volume_wei: '6000000000000000000', avg_sale_price_wei: '500000000000000000' },
     activity: { views: 0, watchlist_adds: 0, votes: 50 },
   }],
-}));
+})));
 
-export const PriceTrendsResponse = Envelope(Type.Object({
+export const PriceTrendsResponse = glossed(Envelope(Type.Object({
   period: Period,
   trends: Type.Array(Type.Object({ date: Timestamp, sales_count: Count, volume_wei: Wei, avg_price_wei: Wei, max_price_wei: Wei, min_price_wei: Wei }), {
     description: 'days (UTC) with at least one ETH or WETH sale, oldest first',
   }),
 }, {
   examples: [{ period: '7d', trends: [{ date: '2026-11-21T00:00:00.000Z', sales_count: 6, volume_wei: '3100000000000000000', avg_price_wei: '516666666666666666', max_price_wei: '1500000000000000000', min_price_wei: '20000000000000000' }] }],
-}));
+})));
 
-export const VolumeResponse = Envelope(Type.Object({
+export const VolumeResponse = glossed(Envelope(Type.Object({
   period: Period,
   distribution: Type.Array(Type.Object({ price_range: Type.String(), sales_count: Count, total_volume_wei: Wei }), { description: 'every band, ETH and WETH sales only' }),
-}, { examples: [{ period: '7d', distribution: [{ price_range: '< 0.01 ETH', sales_count: 5, total_volume_wei: '25000000000000000' }] }] }));
+}, { examples: [{ period: '7d', distribution: [{ price_range: '< 0.01 ETH', sales_count: 5, total_volume_wei: '25000000000000000' }] }] })));
 
 const LengthRow = {
   name_length: Type.Integer(), count: Count, total_cost_wei: Wei, avg_cost_wei: Wei, avg_base_cost_wei: Wei, avg_premium_wei: Wei,
 };
 
-export const ByLengthResponse = Envelope(Type.Object({
+export const ByLengthResponse = glossed(Envelope(Type.Object({
   period: Period,
   breakdown: Type.Array(Type.Object({
     ...LengthRow, min_cost_wei: Wei, max_cost_wei: Wei,
@@ -89,7 +90,7 @@ export const ByLengthResponse = Envelope(Type.Object({
       avg_premium_wei: '5000000000000000', min_cost_wei: '10000000000000000', max_cost_wei: '200000000000000000', median_cost_wei: '40000000000000000', premium_count: 3,
     }],
   }],
-}));
+})));
 
 export const FeedPeriodQuery = {
   period: Period,
@@ -100,9 +101,9 @@ export const FeedPeriodQuery = {
   clubs: Type.Optional(ClubValues),
 };
 
-export const RegistrationsQuery = Type.Object({ ...FeedPeriodQuery, sortBy: Type.Enum(['date', 'cost', 'length'], { default: 'date' }) });
+export const RegistrationsQuery = Type.Object({ ...FeedPeriodQuery, sortBy: Type.Enum(['date', 'cost', 'length'], { default: 'date', description: 'registration time, total cost or label length' }) });
 
-export const RegistrationsResponse = Envelope(Type.Object({
+export const RegistrationsResponse = glossed(Envelope(Type.Object({
   period: Period,
   summary: Type.Object({
     registration_count: Count, total_base_cost_wei: Wei, total_premium_wei: Wei, total_cost_wei: Wei, avg_base_cost_wei: Wei, avg_premium_wei: Wei,
@@ -116,7 +117,7 @@ export const RegistrationsResponse = Envelope(Type.Object({
     source: Type.Union([Type.Literal('grails'), Type.Null()], { description: 'grails when registered with our referrer code' }),
   })),
   pagination: PaginationB,
-}));
+})));
 
 const SaleSort = { sortBy: Type.Enum(['date', 'price'], { default: 'date', description: 'price: amount in the currency of the row' }), source: Type.Optional(Source) };
 
@@ -132,24 +133,24 @@ export const OffersFeedQuery = Type.Object({
 
 const Named = { id: Type.Integer(), name: Type.String(), token_id: Wei, currency_address: Address, source: Type.String(), clubs: Clubs };
 
-export const SalesFeedResponse = Envelope(Type.Object({
+export const SalesFeedResponse = glossed(Envelope(Type.Object({
   results: Type.Array(Type.Object({
     ...Named, sale_price_wei: Wei, buyer_address: Address, seller_address: Address, sale_date: Timestamp, transaction_hash: Type.Union([Type.String(), Type.Null()]),
   })),
   pagination: PaginationB,
-}));
+})));
 
-export const ListingsFeedResponse = Envelope(Type.Object({
+export const ListingsFeedResponse = glossed(Envelope(Type.Object({
   results: Type.Array(Type.Object({ ...Named, price_wei: Wei, seller_address: Address, status: Type.String(), created_at: Timestamp })),
   pagination: PaginationB,
-}));
+})));
 
-export const OffersFeedResponse = Envelope(Type.Object({
+export const OffersFeedResponse = glossed(Envelope(Type.Object({
   results: Type.Array(Type.Object({ ...Named, offer_amount_wei: Wei, buyer_address: Address, status: Type.String(), created_at: Timestamp })),
   pagination: PaginationB,
-}));
+})));
 
-export const UserMeResponse = Envelope(Type.Object({
+export const UserMeResponse = glossed(Envelope(Type.Object({
   activity: Type.Object({
     names_viewed: Count, names_watching: Count, votes_cast: Type.Integer({ description: 'names the caller has a vote on' }),
     offers_made: Count, names_purchased: Count, names_sold: Count,
@@ -164,4 +165,4 @@ export const UserMeResponse = Envelope(Type.Object({
     activity: { names_viewed: 0, names_watching: 0, votes_cast: 30, offers_made: 3, names_purchased: 15, names_sold: 10 },
     portfolio: { owned_names_count: 25, listed_names_count: 5, total_listing_value_wei: '5000000000000000000', total_offer_value_wei: '7500000000000000000' },
   }],
-}));
+})));

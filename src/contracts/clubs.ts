@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { CLUB_CLASSIFICATIONS, CLUB_NAME_PATTERN } from '../lib/clubs.js';
-import { Address, Envelope, Limit, Page, PaginationA, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
+import { Address, Envelope, Limit, Meta, Page, PaginationA, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
 import { SearchResult } from './search-result.js';
+import { glossed } from './glossary.js';
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 const Percent = (description: string) => Type.Number({ description: `${description}, percent of member_count (two decimals)` });
@@ -33,7 +34,7 @@ const EXAMPLE_CLUB = {
   created_at: '2026-11-01T00:00:00.000Z', updated_at: '2026-11-22T19:40:00.000Z',
 };
 
-export const Club = Type.Object({
+export const Club = glossed(Type.Object({
   name: Type.String({ description: 'club identifier, as used by the `clubs[]` filters' }),
   display_name: Type.String(),
   description: Type.String(),
@@ -76,7 +77,7 @@ export const Club = Type.Object({
   last_sales_update: Type.Union([Timestamp, Type.Null()]),
   created_at: Timestamp,
   updated_at: Timestamp,
-}, { examples: [EXAMPLE_CLUB] });
+}, { examples: [EXAMPLE_CLUB] }));
 
 const ClassValues = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 20, description: 'classifications, repeatable or comma-separated' });
 
@@ -85,20 +86,20 @@ export const ClubsQuery = Type.Object({
   sortOrder: SortOrder,
   'class[]': Type.Optional(ClassValues),
   class: Type.Optional(ClassValues),
-  search: Type.Optional(Type.String({ maxLength: 100, description: 'part of the name, display name or description, any case' })),
+  search: Type.Optional(Type.String({ maxLength: 100, description: 'part of the name, display name or description, any case', examples: ['digit'] })),
 });
 
-export const ClubsResponse = Envelope(Type.Object({ clubs: Type.Array(Club), total: Type.Integer() }, { examples: [{ clubs: [EXAMPLE_CLUB], total: 1 }] }));
+export const ClubsResponse = glossed(Envelope(Type.Object({ clubs: Type.Array(Club, { description: 'the clubs, sorted' }), total: Type.Integer() }, { examples: [{ clubs: [EXAMPLE_CLUB], total: 1 }] })), { total: 'clubs in the answer' });
 
 export const ClubParams = Type.Object({ club: Type.String({ pattern: CLUB_NAME_PATTERN, description: 'club identifier', examples: ['999'] }) });
 
 export const ClubPageQuery = Type.Object({ page: { ...Page, maximum: 100_000 }, limit: Limit });
 
-export const ClubResponse = Envelope(Type.Object({
+export const ClubResponse = glossed(Envelope(Type.Object({
   club: Club,
   names: Type.Array(SearchResult, { description: 'members in alphabetical order, as standard search results' }),
   pagination: PaginationB,
-}));
+})), { club: 'the club and its figures' });
 
 const ClubValues = Type.Array(Type.String({ minLength: 1, maxLength: 1400 }), { maxItems: 20, description: 'club identifiers; repeatable, and each value may be a comma-separated list' });
 
@@ -115,7 +116,7 @@ const EXAMPLE_HOLDERS = {
   holders: [{ address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', name_count: 42 }, { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', name_count: 15 }],
 };
 
-export const HoldersResponse = Type.Object({
+export const HoldersResponse = glossed(Type.Object({
   success: Type.Literal(true),
   data: Type.Object({
     clubs: Type.Array(Type.String(), { description: 'the clubs asked for (empty: any club)' }),
@@ -123,14 +124,14 @@ export const HoldersResponse = Type.Object({
     holders: Type.Array(Type.Object({ address: Address, name_count: Type.Integer() })),
   }, { examples: [EXAMPLE_HOLDERS] }),
   pagination: PaginationA,
-  meta: Type.Object({ timestamp: Timestamp, version: Type.String() }),
-});
+  meta: Meta,
+}), { clubs: 'the clubs asked for (empty: any club)' });
 
 export const CountsParams = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 64, description: 'an owner address, or the status `premium` or `available`', examples: ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'] }),
 });
 
-export const CountsResponse = Envelope(Type.Record(Type.String(), Type.Integer(), {
+export const CountsResponse = glossed(Envelope(Type.Record(Type.String(), Type.Integer(), {
   description: '`any`: names in at least one club; then one count per club of the catalogue',
   examples: [{ any: 15, '999': 3, '10k': 8, '100k': 4, '3-digit-palindromes': 0, '4-digit-palindromes': 1, '3-letters': 0 }],
-}));
+})));
