@@ -1,4 +1,4 @@
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { cached } from '../infra/cache.js';
 import { DAY, HOUR } from '../lib/time.js';
 import { chartWindowOf, echoClubFilter, parseClubFilter, type ChartPeriod } from './periods.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Deps } from '../container.js';
+import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { cached } from '../infra/cache.js';
 import { isAddress, normalizeAddress } from '../lib/address.js';

@@ -48,13 +48,6 @@ export interface ClubStatsRow {
   updated_at: Date;
 }
 
-declare module '../db/schema.js' {
-  interface Database {
-    club_stats: ClubStatsRow;
-    club_holders: { club: string; address: string; name_count: number };
-  }
-}
-
 /** The pseudo-club of names in at least one club. */
 export const ANY_CLUB = '*';
 

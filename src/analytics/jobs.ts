@@ -3,18 +3,6 @@ import { refreshClubStats } from './club-stats.js';
 import { refreshRollups } from './rollups.js';
 import { refreshSnapshots } from './snapshots.js';
 
-declare module '../jobs/queue.js' {
-  interface JobPayloads {
-    /** Applies the dirty hours to the market rollups; `full` recomputes every hour (after a bulk load, or nightly). */
-    'analytics.rollups': { full?: boolean };
-    /** Distinct counts, medians and current totals per period (`force`: the slow periods too). */
-    'analytics.snapshots': { force?: boolean };
-    'analytics.rollups.full': Record<string, never>;
-    /** Rebuilds club_stats and club_holders. */
-    'clubs.stats': Record<string, never>;
-  }
-}
-
 /** Every minute: a refresh touches only the hours written since the last one. */
 export const rollupsJob = defineJob({
   name: 'analytics.rollups',

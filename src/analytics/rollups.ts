@@ -30,13 +30,6 @@ export interface MarketRollupsTable {
   premium_count: number;
 }
 
-declare module '../db/schema.js' {
-  interface Database {
-    market_rollups: MarketRollupsTable;
-    market_rollup_dirty: { kind: RollupKind; hour: Date };
-  }
-}
-
 /** Price bands of ETH/WETH sales (GET /analytics/volume), upper bounds in wei; the last is open. */
 export const PRICE_BANDS = [
   { label: '< 0.01 ETH', below: 10n ** 16n },

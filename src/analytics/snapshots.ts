@@ -23,12 +23,6 @@ export interface CurrentFigures {
   active_offers: number;
 }
 
-declare module '../db/schema.js' {
-  interface Database {
-    analytics_snapshots: { period: string; figures: string; computed_at: Date };
-  }
-}
-
 const EMPTY_PERIOD: PeriodFigures = { unique_names_sold: 0, unique_buyers: 0, unique_sellers: 0, unique_registrants: 0, median_cost_by_length: {} };
 const EMPTY_CURRENT: CurrentFigures = { total_names: 0, active_listings: 0, active_offers: 0 };
 const SLOW_PERIODS: ReadonlySet<AnalyticsPeriod> = new Set(['1y', 'all']);

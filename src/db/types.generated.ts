@@ -37,6 +37,12 @@ export interface AiSuggestions {
   suggestions: string[];
 }
 
+export interface AnalyticsSnapshots {
+  computed_at: Generated<Timestamp>;
+  figures: JsonText;
+  period: string;
+}
+
 export interface AuthNonces {
   address: string | null;
   created_at: Generated<Timestamp>;
@@ -70,17 +76,56 @@ export interface CartTypes {
   type: string;
 }
 
+export interface ClubHolders {
+  address: string;
+  club: string;
+  name_count: number;
+}
+
 export interface ClubMembers {
   club: string;
   label: string;
 }
 
 export interface Clubs {
+  classifications: Generated<string[]>;
   created_at: Generated<Timestamp>;
   description: Generated<string>;
   member_count: Generated<number>;
   name: string;
   source: Generated<ClubSource>;
+}
+
+export interface ClubStats {
+  available_count: Generated<number>;
+  club: string;
+  floor_price_currency: string | null;
+  floor_price_wei: Wei | null;
+  grace_count: Generated<number>;
+  holders_count: Generated<number>;
+  last_floor_update: Timestamp | null;
+  last_sales_update: Timestamp | null;
+  listings_count: Generated<number>;
+  offers_count: Generated<number>;
+  premium_count: Generated<number>;
+  reg_count_1mo: Generated<number>;
+  reg_count_1w: Generated<number>;
+  reg_count_1y: Generated<number>;
+  reg_volume_wei_1mo: Generated<Wei>;
+  reg_volume_wei_1w: Generated<Wei>;
+  reg_volume_wei_1y: Generated<Wei>;
+  registered_count: Generated<number>;
+  sales_count_1mo: Generated<number>;
+  sales_count_1w: Generated<number>;
+  sales_count_1y: Generated<number>;
+  sales_volume_wei_1mo: Generated<Wei>;
+  sales_volume_wei_1w: Generated<Wei>;
+  sales_volume_wei_1y: Generated<Wei>;
+  total_reg_count: Generated<number>;
+  total_reg_volume_wei: Generated<Wei>;
+  total_sales_count: Generated<number>;
+  total_sales_volume_wei: Generated<Wei>;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface Currencies {
@@ -197,6 +242,29 @@ export interface Listings {
   updated_at: Generated<Timestamp>;
 }
 
+export interface MarketRollupDirty {
+  hour: Timestamp;
+  kind: string;
+}
+
+export interface MarketRollups {
+  band: Generated<number>;
+  base_cost_wei: Generated<Wei>;
+  bucket: Timestamp;
+  clubs: string[];
+  count: number;
+  eth_count: Generated<number>;
+  grain: string;
+  kind: string;
+  max_wei: Wei | null;
+  min_wei: Wei | null;
+  name_length: Generated<number>;
+  premium_count: Generated<number>;
+  premium_wei: Generated<Wei>;
+  source: string;
+  volume_wei: Generated<Wei>;
+}
+
 export interface NameViewCounts {
   ens_name_id: number;
   views: Generated<number>;
@@ -261,6 +329,7 @@ export interface Registrations {
   id: Generated<number>;
   kind: string;
   log_index: number;
+  premium_wei: Generated<Wei>;
   referrer: string | null;
   tx_hash: string;
 }
@@ -342,11 +411,14 @@ export interface Votes {
 export interface DB {
   activity_events: ActivityEvents;
   ai_suggestions: AiSuggestions;
+  analytics_snapshots: AnalyticsSnapshots;
   auth_nonces: AuthNonces;
   awards_leaderboard: AwardsLeaderboard;
   cart_items: CartItems;
   cart_types: CartTypes;
+  club_holders: ClubHolders;
   club_members: ClubMembers;
+  club_stats: ClubStats;
   clubs: Clubs;
   currencies: Currencies;
   email_verification_tokens: EmailVerificationTokens;
@@ -357,6 +429,8 @@ export interface DB {
   label_embeddings: LabelEmbeddings;
   legend_types: LegendTypes;
   listings: Listings;
+  market_rollup_dirty: MarketRollupDirty;
+  market_rollups: MarketRollups;
   name_view_counts: NameViewCounts;
   name_views_daily: NameViewsDaily;
   notifications: Notifications;

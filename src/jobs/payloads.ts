@@ -42,4 +42,12 @@ export interface JobPayloads {
   'orders.validate': { offerIds?: number[]; listingIds?: number[] };
   /** Listings and offers past their end time → expired. No payload. */
   'orders.expire': Record<string, never>;
+  // analytics/jobs.ts
+  /** Applies the dirty hours to the market rollups; `full` recomputes every hour (after a bulk load, or nightly). */
+  'analytics.rollups': { full?: boolean };
+  'analytics.rollups.full': Record<string, never>;
+  /** Distinct counts, medians and current totals per period (`force`: the slow periods too). */
+  'analytics.snapshots': { force?: boolean };
+  /** Rebuilds club_stats and club_holders. */
+  'clubs.stats': Record<string, never>;
 }
