@@ -12,6 +12,7 @@ import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { routeContractPlugin } from './plugins/route-contract.js';
 import { isUint256 } from './lib/wei.js';
+import { strictQueryPlugin } from './plugins/strict-query.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { v1Routes } from './routes/v1/index.js';
 
@@ -60,6 +61,7 @@ export async function buildApp(container: Container): Promise<App> {
   await app.register(metricsPlugin);
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);
+  await app.register(strictQueryPlugin);
   await app.register(openapiPlugin);
 
   await app.register(healthRoutes);

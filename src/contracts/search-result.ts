@@ -11,6 +11,7 @@ export const ResultListing = Type.Object({
   currency_address: Address,
   seller_address: Address,
   order_hash: Type.String(),
+  order_data: Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order {parameters, signature}, what a buyer fulfils' }),
   expires_at: NullableTimestamp,
   source: Type.String(),
   broker_address: NullableAddress,

@@ -14,7 +14,11 @@ const Clubs = (description: string) =>
 export const SORT_KEYS = [
   'price', 'expiry_date', 'registration_date', 'last_sale_date', 'last_sale_price', 'character_count',
   'alphabetical', 'offer', 'listing_date', 'votes',
+  'creation_date', 'watchers_count', 'view_count', 'clubs_count', 'listing_expiry', 'ranking', 'google_monthly_searches', 'google_avg_cpc',
 ] as const;
+
+const Count = (description: string) => Type.Integer({ minimum: 0, maximum: 1_000_000_000, description });
+const DateParam = (description: string) => Type.String({ maxLength: 40, description: `${description} (ISO 8601 date)` });
 
 /** Each filter of global and related search, flat or inside `filters[...]`. */
 export const FILTERS = {
@@ -36,11 +40,38 @@ export const FILTERS = {
   hasSales: Type.Boolean({ description: 'has been sold before' }),
   clubs: Clubs('in at least one of these clubs (999, 10k, 100k, …)'),
   excludeClubs: Clubs('in none of these clubs'),
-  status: Type.Union([Type.Literal('registered'), Type.Literal('grace'), Type.Literal('premium'), Type.Literal('available')], {
-    description: 'registered: not expired; grace: expired under GRACE_PERIOD_DAYS (90); premium: the next PREMIUM_PERIOD_DAYS (21); available: later',
+  status: Type.Array(Type.String({ maxLength: 64 }), {
+    maxItems: 5,
+    description: 'registered: not expired; grace: expired under GRACE_PERIOD_DAYS (90); premium: the next PREMIUM_PERIOD_DAYS (21); available: later; all: any. Several: repeat or separate with commas',
   }),
   expiringWithinDays: Type.Integer({ minimum: 1, maximum: 3650, description: 'registered and expiring within this many days' }),
-  owner: { ...Address, description: 'owned by this address' },
+  owner: Type.String({ minLength: 1, maxLength: 255, description: 'owned by this address, or by the owner of this name (abc.eth)' }),
+  minWatchersCount: Count('watchers at least (no watchlists yet: every name has 0)'),
+  maxWatchersCount: Count('watchers at most (every name has 0 for now)'),
+  minViewCount: Count('views at least (views are not counted yet: every name has 0)'),
+  maxViewCount: Count('views at most (every name has 0 for now)'),
+  minClubsCount: Count('in at least this many clubs'),
+  maxClubsCount: Count('in at most this many clubs'),
+  hasNumbers: Type.Boolean({ description: 'has a digit (older form of digits)' }),
+  hasEmoji: Type.Boolean({ description: 'has an emoji (older form of emoji)' }),
+  doesNotContain: Fragment('label does not contain this text'),
+  doesNotStartWith: Fragment('label does not start with this text'),
+  doesNotEndWith: Fragment('label does not end with this text'),
+  showListings: Type.Boolean({ description: 'true: only listed names' }),
+  showUnlisted: Type.Boolean({ description: 'true: only names without an active listing' }),
+  marketplace: Type.Union([Type.Literal('grails'), Type.Literal('opensea'), Type.Literal('all')], { description: 'listed with an active listing from this source; all: no constraint' }),
+  inAnyClub: Type.Boolean({ description: 'in at least one club (false: in none)' }),
+  isExpired: Type.Boolean({ description: 'past its expiry date (false: registered)' }),
+  isGracePeriod: Type.Boolean({ description: 'in its grace period' }),
+  isPremiumPeriod: Type.Boolean({ description: 'in its premium auction' }),
+  includeExpired: Type.Boolean({ description: 'false: leave out names past their grace period' }),
+  lastSoldAfter: DateParam('last sold at or after'),
+  lastSoldBefore: DateParam('last sold at or before'),
+  minDaysSinceLastSale: Count('last sold at least this many days ago'),
+  maxDaysSinceLastSale: Count('last sold at most this many days ago'),
+  minCreationDate: DateParam('registered at or after (the registration date on record)'),
+  maxCreationDate: DateParam('registered at or before'),
+  uniqueSeller: Type.Boolean({ description: 'accepted; results are already one per name' }),
 } satisfies Record<string, TSchema>;
 
 const optional = <T extends Record<string, TSchema>>(props: T) =>
@@ -54,7 +85,7 @@ const filterParams = {
 };
 
 const SortBy = Type.Union([...SORT_KEYS.map((k) => Type.Literal(k)), Type.Literal('relevance')], {
-  description: 'relevance (default with q), price, expiry_date, registration_date, last_sale_date, last_sale_price, character_count, alphabetical, offer, listing_date (default without q), votes',
+  description: 'relevance (default with q), price, expiry_date, registration_date, creation_date (the registration date), last_sale_date, last_sale_price, character_count, alphabetical, offer, listing_date (default without q), listing_expiry, votes, clubs_count, ranking (needs exactly one club filter: rank within it), google_monthly_searches and google_avg_cpc (names with fetched metrics first), watchers_count and view_count (not counted yet: by id)',
 });
 const Order = Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'asc or desc; default depends on sortBy (see description)' });
 const PageParam = Type.Integer({ minimum: 1, default: 1, description: 'page number, from 1' });

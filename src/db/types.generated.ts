@@ -73,6 +73,7 @@ export interface CartItems {
 
 export interface CartTypes {
   description: string;
+  kind: Generated<string>;
   type: string;
 }
 

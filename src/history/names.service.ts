@@ -54,7 +54,7 @@ export class NamesService {
     const extra = [];
     if (q.status === 'listed') filters.listed = true;
     else if (q.status === 'expiring') filters.expiringWithinDays = EXPIRING_DAYS;
-    else if (q.status !== undefined) filters.status = q.status;
+    else if (q.status !== undefined) filters.status = [q.status];
     else extra.push(sql`expiry_date > ${new Date(now.getTime() - config.gracePeriodDays * DAY)}`);
     const found = await searchIds(db, { filters, sort: { by: SORTS[q.sort], order: q.order }, offset, limit: q.limit, extra }, {
       now, gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays,

@@ -28,9 +28,38 @@ export interface SearchFilters {
   hasSales?: boolean;
   clubs?: string[];
   excludeClubs?: string[];
-  status?: NameStatus;
+  /** Any of these statuses (`all`, or all four, is no constraint). */
+  status?: NameStatus[];
   expiringWithinDays?: number;
+  /** An address, or a name whose owner is meant. */
   owner?: string;
+  // The reference's further filters (see extra-filters.ts for what each matches).
+  minWatchersCount?: number;
+  maxWatchersCount?: number;
+  minViewCount?: number;
+  maxViewCount?: number;
+  minClubsCount?: number;
+  maxClubsCount?: number;
+  hasNumbers?: boolean;
+  hasEmoji?: boolean;
+  doesNotContain?: string;
+  doesNotStartWith?: string;
+  doesNotEndWith?: string;
+  showListings?: boolean;
+  showUnlisted?: boolean;
+  marketplace?: 'grails' | 'opensea' | 'all';
+  inAnyClub?: boolean;
+  isExpired?: boolean;
+  isGracePeriod?: boolean;
+  isPremiumPeriod?: boolean;
+  includeExpired?: boolean;
+  lastSoldAfter?: Date;
+  lastSoldBefore?: Date;
+  minDaysSinceLastSale?: number;
+  maxDaysSinceLastSale?: number;
+  minCreationDate?: Date;
+  maxCreationDate?: Date;
+  uniqueSeller?: boolean;
 }
 
 export type FilterName = keyof SearchFilters;
@@ -44,6 +73,10 @@ export const FILTER_NAMES = [
   'minPrice', 'maxPrice', 'minOffer', 'maxOffer', 'minLength', 'maxLength', 'digits', 'letters', 'emoji',
   'repeatingChars', 'contains', 'startsWith', 'endsWith', 'listed', 'hasOffer', 'hasSales', 'clubs',
   'excludeClubs', 'status', 'expiringWithinDays', 'owner',
+  'minWatchersCount', 'maxWatchersCount', 'minViewCount', 'maxViewCount', 'minClubsCount', 'maxClubsCount', 'hasNumbers', 'hasEmoji',
+  'doesNotContain', 'doesNotStartWith', 'doesNotEndWith', 'showListings', 'showUnlisted', 'marketplace', 'inAnyClub', 'isExpired',
+  'isGracePeriod', 'isPremiumPeriod', 'includeExpired', 'lastSoldAfter', 'lastSoldBefore', 'minDaysSinceLastSale', 'maxDaysSinceLastSale',
+  'minCreationDate', 'maxCreationDate', 'uniqueSeller',
 ] as const satisfies readonly FilterName[];
 
 /** Flat list filters may also be sent PHP-style: `clubs[]=999&clubs[]=10k`. */
@@ -94,7 +127,10 @@ export function readFilters(query: Record<string, unknown>, ownKeys: readonly st
   const filters: SearchFilters = {};
   for (const [name, { value, field }] of given) assign(filters, name, value, field);
 
-  for (const [min, max] of [['minPrice', 'maxPrice'], ['minOffer', 'maxOffer'], ['minLength', 'maxLength']] as const) {
+  for (const [min, max] of [
+    ['minPrice', 'maxPrice'], ['minOffer', 'maxOffer'], ['minLength', 'maxLength'], ['minWatchersCount', 'maxWatchersCount'], ['minViewCount', 'maxViewCount'],
+    ['minClubsCount', 'maxClubsCount'], ['minDaysSinceLastSale', 'maxDaysSinceLastSale'], ['minCreationDate', 'maxCreationDate'], ['lastSoldAfter', 'lastSoldBefore'],
+  ] as const) {
     const lo = filters[min];
     const hi = filters[max];
     if (lo !== undefined && hi !== undefined && lo > hi) throw invalid(given.get(max)!.field, `must not be below ${min}`);
@@ -117,6 +153,17 @@ function assign(filters: SearchFilters, name: FilterName, value: unknown, field:
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw invalid(field, 'must be a whole number from 1');
       filters[name] = value;
       return;
+    case 'minWatchersCount':
+    case 'maxWatchersCount':
+    case 'minViewCount':
+    case 'maxViewCount':
+    case 'minClubsCount':
+    case 'maxClubsCount':
+    case 'minDaysSinceLastSale':
+    case 'maxDaysSinceLastSale':
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw invalid(field, 'must be a whole number from 0');
+      filters[name] = value;
+      return;
     case 'digits':
     case 'letters':
     case 'emoji':
@@ -124,6 +171,38 @@ function assign(filters: SearchFilters, name: FilterName, value: unknown, field:
       if (value !== 'include' && value !== 'exclude' && value !== 'only') throw invalid(field, 'must be include, exclude or only');
       filters[name] = value;
       return;
+    case 'doesNotContain':
+    case 'doesNotStartWith':
+    case 'doesNotEndWith':
+      if (typeof value !== 'string') throw invalid(field, 'must be text');
+      filters[name] = fragment(value, field);
+      return;
+    case 'hasNumbers':
+    case 'hasEmoji':
+    case 'showListings':
+    case 'showUnlisted':
+    case 'inAnyClub':
+    case 'isExpired':
+    case 'isGracePeriod':
+    case 'isPremiumPeriod':
+    case 'includeExpired':
+    case 'uniqueSeller':
+      if (typeof value !== 'boolean') throw invalid(field, 'must be true or false');
+      filters[name] = value;
+      return;
+    case 'marketplace':
+      if (value !== 'grails' && value !== 'opensea' && value !== 'all') throw invalid(field, 'must be grails, opensea or all');
+      filters.marketplace = value;
+      return;
+    case 'lastSoldAfter':
+    case 'lastSoldBefore':
+    case 'minCreationDate':
+    case 'maxCreationDate': {
+      const date = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : undefined;
+      if (!date || Number.isNaN(date.getTime())) throw invalid(field, 'must be an ISO 8601 date');
+      filters[name] = date;
+      return;
+    }
     case 'contains':
     case 'startsWith':
     case 'endsWith':
@@ -140,13 +219,27 @@ function assign(filters: SearchFilters, name: FilterName, value: unknown, field:
     case 'excludeClubs':
       filters[name] = clubList(value, field);
       return;
-    case 'status':
-      if (value !== 'registered' && value !== 'grace' && value !== 'premium' && value !== 'available') throw invalid(field, 'must be registered, grace, premium or available');
-      filters.status = value;
+    case 'status': {
+      const items = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [v])).map((v) => (typeof v === 'string' ? v.trim() : v));
+      if (items.includes('all')) return;
+      const statuses = [...new Set(items)];
+      if (statuses.length === 0 || !statuses.every((s): s is NameStatus => s === 'registered' || s === 'grace' || s === 'premium' || s === 'available')) {
+        throw invalid(field, 'must be registered, grace, premium, available or all (several separated by commas)');
+      }
+      if (statuses.length < 4) filters.status = statuses;
       return;
+    }
     case 'owner':
-      if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw invalid(field, 'must be an address');
-      filters.owner = value.toLowerCase();
+      if (typeof value !== 'string' || (/^0x/i.test(value) && !/^0x[0-9a-fA-F]{40}$/.test(value))) throw invalid(field, 'must be an address or a name');
+      if (/^0x[0-9a-fA-F]{40}$/.test(value)) filters.owner = value.toLowerCase();
+      else {
+        try {
+          filters.owner = normalizeName(/\.eth$/i.test(value.trim()) ? value.trim() : `${value.trim()}.eth`);
+        } catch (e) {
+          if (e instanceof InvalidNameError) throw invalid(field, 'must be an address or a name');
+          throw e;
+        }
+      }
       return;
   }
 }
@@ -188,4 +281,9 @@ export function normalizeQuery(q: string): string {
   } catch {
     return text.normalize('NFC').toLowerCase().replace(/\s+/g, ' ');
   }
+}
+
+/** Sorts that need a filter: `ranking` ranks within one club, so exactly one club must be given. */
+export function checkSortNeeds(sortBy: string | undefined, filters: SearchFilters): void {
+  if (sortBy === 'ranking' && filters.clubs?.length !== 1) throw invalid('query.sortBy', 'ranking needs exactly one club in filters[clubs]');
 }

@@ -3,6 +3,7 @@ import type { Executor } from '../db/client.js';
 import { DAY } from '../lib/time.js';
 import type { SearchFilters } from './filters.js';
 import { SORT_KEYS } from '../contracts/search.js';
+import { extraConditions } from './extra-filters.js';
 
 export type SortKey = (typeof SORT_KEYS)[number];
 export { SORT_KEYS };
@@ -16,7 +17,11 @@ interface SortColumn {
   nullable: boolean;
   /** The order a user means by "sort by X" without saying which way. */
   defaultOrder: SortOrder;
+  /** For a key computed from another table: which rows have a value, as an indexable condition. */
+  present?: RawBuilder<unknown>;
 }
+
+const keywordMetric = (field: string) => sql`(SELECT (k.metrics->>${field})::numeric FROM keyword_metrics k WHERE k.label = ens_names.label)`;
 
 /** Each sort key, its columns and the index of migration 0005 that serves it; ties go by id. */
 const SORT_COLUMNS: Record<SortKey, SortColumn> = {
@@ -30,6 +35,19 @@ const SORT_COLUMNS: Record<SortKey, SortColumn> = {
   offer: { keys: [sql`highest_offer_wei`], nullable: true, defaultOrder: 'desc' },
   listing_date: { keys: [sql`listing_created_at`], nullable: true, defaultOrder: 'desc' },
   votes: { keys: [sql`net_score`], nullable: false, defaultOrder: 'desc' },
+  creation_date: { keys: [sql`registration_date`], nullable: true, defaultOrder: 'desc' },
+  // No watchlists or view counts yet: every name has 0, so the order is the tie-break alone.
+  watchers_count: { keys: [sql`id`], nullable: false, defaultOrder: 'desc' },
+  view_count: { keys: [sql`id`], nullable: false, defaultOrder: 'desc' },
+  clubs_count: { keys: [sql`cardinality(clubs)`], nullable: false, defaultOrder: 'desc' },
+  listing_expiry: {
+    keys: [sql`(SELECT min(COALESCE(l.expires_at, 'infinity')) FROM listings l WHERE l.ens_name_id = ens_names.id AND l.status = 'active')`],
+    nullable: true, defaultOrder: 'asc', present: sql`listing_price_wei IS NOT NULL`,
+  },
+  // Rank within the one club of the filter: numbered clubs rank by their digits, others alphabetically.
+  ranking: { keys: [sql`label_length`, sql`(label COLLATE "C")`], nullable: false, defaultOrder: 'asc' },
+  google_monthly_searches: { keys: [keywordMetric('avgMonthlySearches')], nullable: true, defaultOrder: 'desc', present: sql`label IN (SELECT label FROM keyword_metrics WHERE metrics IS NOT NULL)` },
+  google_avg_cpc: { keys: [keywordMetric('avgCpc')], nullable: true, defaultOrder: 'desc', present: sql`label IN (SELECT label FROM keyword_metrics WHERE metrics IS NOT NULL)` },
 };
 
 export function defaultOrderOf(by: SortKey): SortOrder {
@@ -66,9 +84,9 @@ export function filterConditions(f: SearchFilters, ctx: SearchContext): RawBuild
   if (f.maxOffer !== undefined) c.push(sql`highest_offer_wei <= ${wei(f.maxOffer)}`);
   if (f.minLength !== undefined) c.push(sql`label_length >= ${f.minLength}`);
   if (f.maxLength !== undefined) c.push(sql`label_length <= ${f.maxLength}`);
+  // `include` is no constraint: the web app sends it for every class by default.
   const tri = (mode: SearchFilters['digits'], has: RawBuilder<unknown>, only: RawBuilder<unknown>) => {
-    if (mode === 'include') c.push(has);
-    else if (mode === 'exclude') c.push(sql`NOT ${has}`);
+    if (mode === 'exclude') c.push(sql`NOT ${has}`);
     else if (mode === 'only') c.push(only);
   };
   tri(f.digits, sql`has_numbers`, sql`char_class = 'digits'`);
@@ -83,17 +101,11 @@ export function filterConditions(f: SearchFilters, ctx: SearchContext): RawBuild
   if (f.hasSales !== undefined) c.push(f.hasSales ? sql`last_sale_date IS NOT NULL` : sql`last_sale_date IS NULL`);
   if (f.clubs) c.push(sql`clubs && ${textArray(f.clubs)}`);
   if (f.excludeClubs) c.push(sql`NOT (clubs && ${textArray(f.excludeClubs)})`);
-  if (f.owner !== undefined) c.push(sql`owner_address = ${f.owner}`);
-  const now = ctx.now;
-  const graceEnd = new Date(now.getTime() - ctx.gracePeriodDays * DAY);
-  const premiumEnd = new Date(now.getTime() - (ctx.gracePeriodDays + ctx.premiumPeriodDays) * DAY);
-  switch (f.status) {
-    case 'registered': c.push(sql`expiry_date > ${now}`); break;
-    case 'grace': c.push(sql`expiry_date <= ${now} AND expiry_date > ${graceEnd}`); break;
-    case 'premium': c.push(sql`expiry_date <= ${graceEnd} AND expiry_date > ${premiumEnd}`); break;
-    case 'available': c.push(sql`expiry_date <= ${premiumEnd}`); break;
-    case undefined: break;
+  if (f.owner !== undefined) {
+    c.push(f.owner.startsWith('0x') ? sql`owner_address = ${f.owner}` : sql`owner_address = (SELECT o.owner_address FROM ens_names o WHERE o.name = ${f.owner})`);
   }
+  c.push(...extraConditions(f, ctx));
+  const now = ctx.now;
   if (f.expiringWithinDays !== undefined) {
     c.push(sql`expiry_date > ${now} AND expiry_date <= ${new Date(now.getTime() + f.expiringWithinDays * DAY)}`);
   }
@@ -191,12 +203,12 @@ async function sortedIds(db: Executor, conds: RawBuilder<unknown>[], sort: Sort,
     return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and(conds)} ORDER BY ${orderBy} OFFSET ${offset} LIMIT ${limit}`);
   }
   const key = column.keys[0];
-  const withValue = and([...conds, sql`${key} IS NOT NULL`]);
+  const withValue = and([...conds, column.present ?? sql`${key} IS NOT NULL`]);
   const first = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${withValue} ORDER BY ${orderBy} OFFSET ${offset} LIMIT ${limit}`);
   if (first.length === limit) return first;
   // The rows with a value end on this page (or before it): continue with the rows without one.
   const valued = first.length > 0 ? offset + first.length : (await cappedCount(db, withValue)).total;
-  const rest = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...conds, sql`${key} IS NULL`])}
+  const rest = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...conds, column.present ? sql`NOT (${column.present})` : sql`${key} IS NULL`])}
     ORDER BY id ${dir} OFFSET ${Math.max(0, offset - valued)} LIMIT ${limit - first.length}`);
   return [...first, ...rest];
 }

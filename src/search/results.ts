@@ -24,7 +24,7 @@ export async function loadSearchResults(db: Executor, ids: readonly number[], vi
       .execute(),
     db
       .selectFrom('listings')
-      .select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'seller_address', 'order_hash', 'expires_at', 'source', 'broker_address', 'broker_fee_bps'])
+      .select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'seller_address', 'order_hash', 'order_data', 'expires_at', 'source', 'broker_address', 'broker_fee_bps'])
       .where('ens_name_id', 'in', ids)
       .where('status', '=', 'active')
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
@@ -45,6 +45,7 @@ export async function loadSearchResults(db: Executor, ids: readonly number[], vi
       currency_address: l.currency_address,
       seller_address: l.seller_address,
       order_hash: l.order_hash,
+      order_data: l.order_data as Record<string, unknown>,
       expires_at: iso(l.expires_at),
       source: l.source,
       broker_address: l.broker_address,

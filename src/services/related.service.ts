@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { SuggestionError } from '../providers/llm/index.js';
 import type { SearchResult } from '../contracts/search-result.js';
-import { normalizeQuery, readFilters } from '../search/filters.js';
+import { checkSortNeeds, normalizeQuery, readFilters } from '../search/filters.js';
 import { defaultOrderOf, idsAmongLabels, type Sort, type SortKey, type SortOrder } from '../search/query.js';
 import { loadSearchResults } from '../search/results.js';
 import { readSuggestions, writeSuggestions } from '../search/suggestion-store.js';
@@ -52,6 +52,7 @@ export class RelatedSearchService {
     const q = normalizeQuery(query.q);
     if ([...q].length < MIN_QUERY) throw new AppError('VALIDATION_ERROR', `query.q needs at least ${MIN_QUERY} characters`, { field: 'query.q' });
     const filters = readFilters(query, OWN_KEYS);
+    checkSortNeeds(query.sortBy, filters);
     const sort: Sort | undefined = query.sortBy && query.sortBy !== 'relevance' ? { by: query.sortBy, order: query.sortOrder ?? defaultOrderOf(query.sortBy) } : undefined;
     const { page, limit } = query;
     const { db, cache, config, suggestions, logger } = this.deps;

@@ -6,7 +6,7 @@ import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
 import type { SearchResult } from '../contracts/search-result.js';
-import { normalizeQuery, readFilters } from '../search/filters.js';
+import { checkSortNeeds, normalizeQuery, readFilters } from '../search/filters.js';
 import { defaultOrderOf, findNameId, RESULT_WINDOW, searchIds, type Sort, type SortKey, type SortOrder } from '../search/query.js';
 import { loadSearchResults } from '../search/results.js';
 
@@ -58,6 +58,7 @@ export class SearchService {
 
   async search(query: SearchQuery, viewer: { id: number } | null): Promise<SearchPage> {
     const filters = readFilters(query, OWN_KEYS);
+    checkSortNeeds(query.sortBy, filters);
     const q = query.q === undefined ? '' : normalizeQuery(query.q);
     const { page, limit } = query;
     const offset = offsetOf(page, limit);

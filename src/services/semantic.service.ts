@@ -5,7 +5,7 @@ import { cosine, OpenAiEmbeddings } from '../providers/llm/embeddings.js';
 import { SuggestionError } from '../providers/llm/index.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { readEmbeddings, writeEmbeddings } from '../search/embedding-store.js';
-import { readFilters } from '../search/filters.js';
+import { checkSortNeeds, readFilters } from '../search/filters.js';
 import { defaultOrderOf, idsAmongLabels, type Sort, type SortKey, type SortOrder } from '../search/query.js';
 import { loadSearchResults } from '../search/results.js';
 import { labelsContaining } from '../search/semantic-candidates.js';
@@ -71,6 +71,7 @@ export class SemanticSearchService {
     const phrase = query.q.trim().replace(/\s+/g, ' ').toLowerCase();
     if ([...phrase].length < MIN_QUERY) throw new AppError('VALIDATION_ERROR', `query.q needs at least ${MIN_QUERY} characters`, { field: 'query.q' });
     const filters = readFilters(query, OWN_KEYS);
+    checkSortNeeds(query.sortBy, filters);
     const sort: Sort | undefined = query.sortBy && query.sortBy !== 'relevance' ? { by: query.sortBy, order: query.sortOrder ?? defaultOrderOf(query.sortBy) } : undefined;
     const { db, config } = this.deps;
 

@@ -86,13 +86,13 @@ describe('GET /api/v1/search', () => {
     assert.deepEqual(sorted(names(await get('maxLength=2'))), ['a😀.eth', '😀😀.eth']);
   });
 
-  it('filters digits, letters, emoji and repeating characters by include, exclude and only', async () => {
+  it('filters digits, letters, emoji and repeating characters by exclude and only; include (the web app\'s default) is no constraint', async () => {
     assert.deepEqual(sorted(names(await get('filters[digits]=only'))), ['007.eth', '1234.eth']);
-    assert.deepEqual(sorted(names(await get('filters[digits]=include'))), ['007.eth', '1234.eth', 'web3.eth']);
+    const all = sorted(names(await get('limit=100')));
+    assert.deepEqual(sorted(names(await get('filters[digits]=include&filters[letters]=include&filters[emoji]=include&filters[repeatingChars]=include&limit=100'))), all);
     assert.equal(names(await get('filters[digits]=exclude&limit=100')).length, 8);
     assert.deepEqual(sorted(names(await get('letters=only'))), ['abc.eth', 'appel.eth', 'apple.eth', 'applepie.eth', 'pineapple.eth', 'zzz.eth']);
     assert.deepEqual(sorted(names(await get('emoji=only'))), ['😀😀.eth']);
-    assert.deepEqual(sorted(names(await get('emoji=include'))), ['a😀.eth', '😀😀.eth']);
     assert.deepEqual(sorted(names(await get('repeatingChars=only'))), ['zzz.eth', '😀😀.eth']);
     assert.deepEqual(sorted(names(await get('repeatingChars=exclude'))), sorted(['1234.eth', 'a😀.eth', 'abc.eth', 'web3.eth']));
   });

@@ -4,9 +4,9 @@ import { requireUser } from '../../../plugins/auth.js';
 import { CartService } from '../../../services/cart.service.js';
 import { Envelope, errors } from '../../../contracts/common.js';
 import { emptyBodyAsObject, jsonStrings } from '../../../contracts/order.js';
-import { AddedItem, AddToCartBody, CartContents, CartQuery, Cleared, ClearCartBody, ItemParams, Removed } from '../../../contracts/cart.js';
+import { AddedItem, AddToCartBody, BulkAdded, BulkCartBody, CartContents, CartQuery, CartSummary, Cleared, ClearCartBody, ItemParams, Removed } from '../../../contracts/cart.js';
 
-const TYPES_NOTE = 'Cart types (table `cart_types`): `buy` for names with an active listing, `register` for names that are expired (in grace or past it).';
+const TYPES_NOTE = 'Cart types (table `cart_types`): `buy` and `sales` for names with an active listing, `register` and `registrations` for names that are expired (in grace or past it).';
 
 export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const cart = new CartService(app.deps);
@@ -26,6 +26,27 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => reply.code(201).send(ok(await cart.add(requireUser(request).id, request.body))));
 
+  app.post('/cart/bulk', {
+    config: { auth: 'required' },
+    schema: {
+      tags: ['cart'],
+      summary: 'Add up to 100 names to your carts in one transaction',
+      description: `An unknown cart type is 400 INVALID_CART_TYPE and an unknown name 404 ENS_NAME_NOT_FOUND for the whole request (details.field names the item); an item already in the cart or whose name does not fit its type is skipped and listed in \`skipped\` with its reason. ${TYPES_NOTE}`,
+      body: BulkCartBody,
+      response: { 200: Envelope(BulkAdded), ...errors('VALIDATION_ERROR', 'INVALID_CART_TYPE', 'UNAUTHORIZED', 'ENS_NAME_NOT_FOUND') },
+    },
+  }, async (request) => ok(await cart.bulk(requireUser(request).id, request.body)));
+
+  app.get('/cart/summary', {
+    config: { auth: 'required' },
+    schema: {
+      tags: ['cart'],
+      summary: 'Counts per cart type, what the purchase carts cost, and a year of registration',
+      description: 'Purchase carts: each distinct name once at its newest active listing, totals per currency with their value in wei of ETH (USDC at the latest ETH/USD price) and the sum. Registration carts: one year at $640 (3 characters), $160 (4), $5 (5 or more), in USD and in wei of ETH at the latest ETH/USD price; the premium auction of recently expired names is not included.',
+      response: { 200: Envelope(CartSummary), ...errors('UNAUTHORIZED') },
+    },
+  }, async (request) => ok(await cart.summary(requireUser(request).id)));
+
   app.get('/cart', {
     config: { auth: 'required' },
     schema: {
@@ -35,7 +56,7 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: CartQuery,
       response: { 200: Envelope(CartContents), ...errors('VALIDATION_ERROR', 'INVALID_CART_TYPE', 'UNAUTHORIZED') },
     },
-  }, async (request) => ok(await cart.list(requireUser(request).id, request.query.type)));
+  }, async (request) => ok(await cart.list(requireUser(request).id, request.query)));
 
   app.delete('/cart/:itemId', {
     config: { auth: 'required' },

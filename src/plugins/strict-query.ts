@@ -1,0 +1,25 @@
+import fp from 'fastify-plugin';
+import { AppError } from '../errors.js';
+import './types.js';
+
+/**
+ * One rule for every route with a query schema: a parameter it does not declare is 400
+ * VALIDATION_ERROR naming it (`details.field: query.<name>`), the answer search gives for an
+ * unknown filter. Ajv alone would drop or ignore it, and a misspelt filter would silently widen a
+ * result. Routes without a query schema take no parameters and are left alone.
+ */
+export const strictQueryPlugin = fp(async (app) => {
+  app.addHook('onRoute', (route) => {
+    const props = (route.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties;
+    if (!props) return;
+    route.config = { ...(route.config ?? {}), queryKeys: new Set(Object.keys(props)) };
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const keys = request.routeOptions.config.queryKeys;
+    if (!keys) return;
+    for (const key of Object.keys(request.query as Record<string, unknown>)) {
+      if (!keys.has(key)) throw new AppError('VALIDATION_ERROR', `query.${key} is not a known parameter`, { field: `query.${key}` });
+    }
+  });
+}, { name: 'strict-query' });
