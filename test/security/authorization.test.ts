@@ -47,6 +47,12 @@ const TABLE: Record<string, Row> = {
     other: { status: 201 },
   },
   'GET /api/v1/cart': { request: async () => ({ method: 'GET', url: '/api/v1/cart' }), ok: 200, other: mine },
+  'POST /api/v1/cart/bulk': {
+    request: async () => ({ method: 'POST', url: '/api/v1/cart/bulk', payload: { items: [{ ensNameId: (await expiredName()).id, cartType: 'registrations' }] } }),
+    ok: 200,
+    other: mine,
+  },
+  'GET /api/v1/cart/summary': { request: async () => ({ method: 'GET', url: '/api/v1/cart/summary' }), ok: 200, other: mine },
   'DELETE /api/v1/cart': { request: async () => ({ method: 'DELETE', url: '/api/v1/cart' }), ok: 200, other: mine },
   'DELETE /api/v1/cart/:itemId': {
     request: async (owner) => {
