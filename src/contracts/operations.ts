@@ -33,6 +33,8 @@ export const OPERATIONS: Record<string, readonly [operationId: string, success: 
   'GET /api/v1/cart': ['listCart', 'Your cart items'],
   'DELETE /api/v1/cart': ['clearCart', 'How many items were removed'],
   'DELETE /api/v1/cart/:itemId': ['removeFromCart', 'The item was removed'],
+  'POST /api/v1/cart/bulk': ['addToCartInBulk', 'What was added, and why any item was skipped'],
+  'GET /api/v1/cart/summary': ['getCartSummary', 'Cart totals per currency, in ETH, and the registration estimate'],
   'POST /api/v1/verification/email': ['verifyEmail', 'The e-mail address is verified'],
   'POST /api/v1/verification/resend': ['resendVerificationEmail', 'A new verification mail is queued'],
   'POST /api/v1/votes': ['castVote', "The name's vote counts after the cast"],
