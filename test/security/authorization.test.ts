@@ -33,6 +33,7 @@ const TABLE: Record<string, Row> = {
   'PATCH /api/v1/users/me': { request: async () => ({ method: 'PATCH', url: '/api/v1/users/me', payload: { telegram: 'matrix' } }), ok: 200, other: mine },
   'POST /api/v1/users/me': { request: async () => ({ method: 'POST', url: '/api/v1/users/me', payload: { discord: 'matrix' } }), ok: 200, other: mine },
   'GET /api/v1/feed': { request: async () => ({ method: 'GET', url: '/api/v1/feed' }), ok: 200, other: mine },
+  'GET /api/v1/analytics/user/me': { request: async () => ({ method: 'GET', url: '/api/v1/analytics/user/me' }), ok: 200, other: mine },
   'GET /api/v1/notifications': { request: async () => ({ method: 'GET', url: '/api/v1/notifications' }), ok: 200, other: mine },
   'GET /api/v1/notifications/unread/count': { request: async () => ({ method: 'GET', url: '/api/v1/notifications/unread/count' }), ok: 200, other: mine },
   'PATCH /api/v1/notifications/read-all': { request: async () => ({ method: 'PATCH', url: '/api/v1/notifications/read-all' }), ok: 200, other: mine },
