@@ -19,7 +19,8 @@ const RUNS = Number(process.env.FC_RUNS ?? 300);
 const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 60_000);
 
 type Schema = Record<string, any>;
-interface Operation { method: string; path: string; op: Schema }
+type Method = NonNullable<InjectOptions['method']>;
+interface Operation { method: Method; path: string; op: Schema }
 
 const HOSTILE_STRINGS = [
   '', ' ', 'a\u0000b', '\u0000', 'x'.repeat(5000), 'Infinity', '-Infinity', '1e309', 'NaN', '-1', '0', '99999999999999999999999',
@@ -167,7 +168,7 @@ describe(`fuzzing every operation of /openapi.json (FC_SEED=${SEED}, FC_RUNS=${R
 
   it('answers every input with a declared status, a catalogued code in the envelope, a body matching its schema, and no 500', async () => {
     const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, item]) =>
-      ['get', 'post', 'put', 'patch', 'delete'].filter((m) => item[m]).map((m) => ({ method: m.toUpperCase(), path, op: item[m] })),
+      ['get', 'post', 'put', 'patch', 'delete'].filter((m) => item[m]).map((m) => ({ method: m.toUpperCase() as Method, path, op: item[m] })),
     );
     assert.ok(operations.length > 40, `${operations.length} operations`);
     // At least 1.5 s each: a first request that takes longer than its share (a cold query on a busy
