@@ -85,7 +85,7 @@ export class ListingService {
     const order = parseSignedOrder(body.orderData);
     const caller = user.address.toLowerCase();
     if (order.components.offerer !== caller) {
-      throw new AppError('INVALID_ORDER', 'The order\'s offerer must be the signed-in seller', { reason: 'offerer_not_caller', field: 'body.orderData.parameters.offerer' });
+      throw new AppError('INVALID_ORDER', 'The order\'s offerer must be the signed-in seller', { reason: 'offerer_not_caller', field: 'body.orderData.parameters.offerer', expected: caller, got: order.components.offerer });
     }
     const terms = listingTerms(order, config);
     const name = await findNameByToken(db, terms.token);

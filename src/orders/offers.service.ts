@@ -62,7 +62,7 @@ export class OfferService {
   private async checkOrder(orderData: CreateOfferBody['orderData'], buyer: string) {
     const order = parseSignedOrder(orderData);
     if (order.components.offerer !== buyer) {
-      throw new AppError('INVALID_ORDER', 'The order\'s offerer must be the signed-in buyer', { reason: 'offerer_not_caller', field: 'body.orderData.parameters.offerer' });
+      throw new AppError('INVALID_ORDER', 'The order\'s offerer must be the signed-in buyer', { reason: 'offerer_not_caller', field: 'body.orderData.parameters.offerer', expected: buyer, got: order.components.offerer });
     }
     const terms = offerTerms(order, this.deps.config);
     const name = await findNameByToken(this.deps.db, terms.token);
@@ -137,10 +137,15 @@ export class OfferService {
       if (caller !== ref.buyer_address) throw new AppError('FORBIDDEN', 'Only the buyer can replace the signed order');
       const { order, terms, name } = await this.checkOrder(body.orderData, ref.buyer_address);
       if (name.id !== ref.ens_name_id || terms.currency !== ref.currency_address) {
-        throw new AppError('INVALID_ORDER', 'The new order must be for the same name and currency', { reason: 'different_terms', field: 'body.orderData' });
+        throw new AppError('INVALID_ORDER', 'The new order must be for the same name and currency', {
+          reason: 'different_terms', field: 'body.orderData',
+          expected: { ensNameId: ref.ens_name_id, currencyAddress: ref.currency_address }, got: { ensNameId: name.id, currencyAddress: terms.currency },
+        });
       }
       if (body.offerAmountWei !== undefined && BigInt(body.offerAmountWei) !== terms.amountWei) {
-        throw new AppError('INVALID_ORDER', 'offerAmountWei does not match the signed order', { reason: 'claim_mismatch', field: 'body.offerAmountWei' });
+        throw new AppError('INVALID_ORDER', `offerAmountWei does not match the signed order (the order says ${terms.amountWei})`, {
+          reason: 'claim_mismatch', field: 'body.offerAmountWei', expected: terms.amountWei.toString(), got: body.offerAmountWei,
+        });
       }
       await this.checkNewOrder(order);
       resigned = { order, amountWei: terms.amountWei.toString(), expiresAt: terms.expiresAt };

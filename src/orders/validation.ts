@@ -1,10 +1,10 @@
-import { compactSignatureToSignature, getContractAddress, parseCompactSignature, serializeSignature, verifyTypedData, type Hex } from 'viem';
+import { compactSignatureToSignature, getContractAddress, parseCompactSignature, recoverTypedDataAddress, serializeSignature, verifyTypedData, type Hex } from 'viem';
 import type { Config } from '../config.js';
 import type { Deps } from '../deps.js';
 import type { Executor } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { ZERO_ADDRESS } from '../lib/address.js';
-import { ItemType, orderHash, orderTypedData, ZERO_BYTES32, type ConsiderationItem, type OfferItem, type OrderComponents } from '../lib/seaport.js';
+import { ItemType, orderDigest, orderHash, orderTypedData, SEAPORT_TYPES, ZERO_BYTES32, type ConsiderationItem, type OfferItem, type OrderComponents } from '../lib/seaport.js';
 
 /**
  * Reading and checking signed Seaport 1.6 orders (seaport-js form: `{parameters, signature}`).
@@ -59,8 +59,9 @@ const MAX_UINT256 = (1n << 256n) - 1n;
 const CONDUIT_CONTROLLER = '0x00000000F9490004C11Cef243f5400493c00Ad63';
 const CONDUIT_CODE_HASH = '0x023d904f2503c37127200ca07b976c3a53cc562623f67023115bf311f5805059';
 
-function invalid(reason: string, message: string, field?: string): never {
-  throw new AppError('INVALID_ORDER', message, { reason, ...(field ? { field } : {}) });
+/** Refuses the order: `reason` is a stable word, `field` the part at fault, `extra` what was expected and what came. */
+function invalid(reason: string, message: string, field?: string, extra: { expected?: unknown; got?: unknown } = {}): never {
+  throw new AppError('INVALID_ORDER', message, { reason, ...(field ? { field } : {}), ...extra });
 }
 
 function uint(value: string, field: string): bigint {
@@ -116,6 +117,14 @@ function expiry(order: OrderComponents, now: Date): Date | null {
   return end > MAX_END_TIME ? null : new Date(Number(end) * 1000);
 }
 
+/** The two ways a name trades, as an error's `expected`. */
+function nameTokens(config: Pick<Config, 'baseRegistrarAddress' | 'nameWrapperAddress'>) {
+  return [
+    { itemType: ItemType.ERC721, token: config.baseRegistrarAddress, identifierOrCriteria: 'uint256(labelhash(label))', amount: '1' },
+    { itemType: ItemType.ERC1155, token: config.nameWrapperAddress, identifierOrCriteria: 'uint256(namehash(name))', amount: '1' },
+  ];
+}
+
 /** The ENS name token an item refers to, or undefined when it is not one. */
 export function nameTokenOf(item: OfferItem, config: Pick<Config, 'baseRegistrarAddress' | 'nameWrapperAddress'>): NameToken | undefined {
   if (item.itemType === ItemType.ERC721 && item.token === config.baseRegistrarAddress) return { wrapped: false, tokenId: BigInt(item.identifierOrCriteria) };
@@ -144,7 +153,9 @@ export function listingTerms(order: ParsedOrder, config: Config, now = new Date(
   const c = order.components;
   if (c.offer.length !== 1) invalid('offer_items', 'A listing offers exactly one name token', 'body.orderData.parameters.offer');
   const token = nameTokenOf(c.offer[0], config);
-  if (!token || c.offer[0].startAmount !== '1') invalid('not_a_name', 'A listing offers one ENS name token (base registrar ERC-721 or NameWrapper ERC-1155)', 'body.orderData.parameters.offer.0');
+  if (!token || c.offer[0].startAmount !== '1') {
+    invalid('not_a_name', 'A listing offers one ENS name token (base registrar ERC-721 or NameWrapper ERC-1155)', 'body.orderData.parameters.offer.0', { expected: nameTokens(config), got: c.offer[0] });
+  }
   const first = c.consideration[0];
   if (!c.consideration.every((it) => isCurrency(it) && it.itemType === first.itemType && it.token === first.token)) {
     invalid('consideration_items', 'A listing asks for payment in one currency only', 'body.orderData.parameters.consideration');
@@ -174,7 +185,7 @@ export function offerTerms(order: ParsedOrder, config: Config, now = new Date())
   const amountWei = BigInt(pay.startAmount);
   if (amountWei === 0n) invalid('zero_amount', 'The amount must be more than zero', 'body.orderData.parameters.offer.0.startAmount');
   const names = c.consideration.filter((it) => nameTokenOf(it, config) !== undefined);
-  if (names.length !== 1) invalid('not_a_name', 'An offer asks for exactly one ENS name token', 'body.orderData.parameters.consideration');
+  if (names.length !== 1) invalid('not_a_name', 'An offer asks for exactly one ENS name token', 'body.orderData.parameters.consideration', { expected: nameTokens(config) });
   const wanted = names[0];
   if (wanted.recipient !== c.offerer || wanted.startAmount !== '1') invalid('name_recipient', 'The name token must go to the offerer, amount 1', 'body.orderData.parameters.consideration');
   const fees = c.consideration.filter((it) => it !== wanted);
@@ -186,18 +197,13 @@ export function offerTerms(order: ParsedOrder, config: Config, now = new Date())
 /**
  * The EIP-712 signature of the order by its offerer: an EOA signature (65 bytes, or 64-byte
  * EIP-2098), else, when an RPC is configured, the offerer's EIP-1271 `isValidSignature`.
+ * A refusal says what the service expected (signer, domain, hashes) and, when the signature is
+ * the offerer's under another domain, which part of the domain disagreed.
  */
 export async function verifyOrderSignature(deps: Pick<Deps, 'config' | 'rpc' | 'logger'>, order: ParsedOrder): Promise<void> {
   const typed = orderTypedData(order.components, { chainId: deps.config.chainId, seaportAddress: deps.config.seaportAddress });
   const address = order.components.offerer as Hex;
-  let signature = order.signature;
-  if (signature.length === 2 + 128) {
-    try {
-      signature = serializeSignature(compactSignatureToSignature(parseCompactSignature(signature)));
-    } catch {
-      // left as is; verification below fails
-    }
-  }
+  const signature = expandedSignature(order.signature);
   let valid = false;
   try {
     valid = await verifyTypedData({ address, signature, ...typed });
@@ -212,7 +218,66 @@ export async function verifyOrderSignature(deps: Pick<Deps, 'config' | 'rpc' | '
       valid = false;
     }
   }
-  if (!valid) throw new AppError('INVALID_SIGNATURE', 'The signature is not the offerer\'s signature of this order', { field: 'body.orderData.signature' });
+  if (!valid) await refuseSignature(deps.config, order, signature);
+}
+
+/** A 64-byte EIP-2098 signature as the 65-byte form; any other input unchanged. */
+function expandedSignature(signature: Hex): Hex {
+  if (signature.length !== 2 + 128) return signature;
+  try {
+    return serializeSignature(compactSignatureToSignature(parseCompactSignature(signature)));
+  } catch {
+    return signature; // verification fails on it
+  }
+}
+
+/** Seaport 1.5, the version before the one this service takes: a common source of wrong signatures. */
+const SEAPORT_1_5 = '0x00000000000000adc04c56bf30ac9d3c0aaf14dc';
+/** Chains a wallet may have been on when it signed: mainnet, its test networks, two L2s (few: each try is an ecrecover). */
+const OTHER_CHAINS = [1, 11155111, 17000, 10, 8453];
+
+async function signerOf(signature: Hex, domain: { name: string; version: string; chainId: number; verifyingContract: Hex }, order: OrderComponents): Promise<string | null> {
+  try {
+    const { message } = orderTypedData(order, { chainId: domain.chainId, seaportAddress: domain.verifyingContract });
+    return (await recoverTypedDataAddress({ domain, types: SEAPORT_TYPES, primaryType: 'OrderComponents', message, signature })).toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+async function refuseSignature(config: Pick<Config, 'chainId' | 'seaportAddress'>, order: ParsedOrder, signature: Hex): Promise<never> {
+  const c = order.components;
+  const domain = orderTypedData(c, config).domain;
+  const expected = {
+    signer: c.offerer,
+    domain: { ...domain, verifyingContract: domain.verifyingContract.toLowerCase() },
+    primaryType: 'OrderComponents',
+    orderHash: order.hash,
+    digest: orderDigest(c, config),
+  };
+  const recovered = await signerOf(signature, domain, c);
+  const details: Record<string, unknown> = { field: 'body.orderData.signature', expected, recoveredSigner: recovered };
+  let why = recovered === null
+    ? 'the signature cannot be read'
+    : `it recovers to ${recovered} for this order as the service hashes it (the order changed after signing, or another key signed it)`;
+  details.disagrees = 'signer';
+  if (recovered !== c.offerer) {
+    const seaports: [string, Hex][] = [[domain.version, domain.verifyingContract], ['1.5', SEAPORT_1_5]];
+    search: for (const chainId of [config.chainId, ...OTHER_CHAINS.filter((id) => id !== config.chainId)]) {
+      for (const [version, verifyingContract] of seaports) {
+        if (chainId === config.chainId && version === domain.version) continue;
+        if ((await signerOf(signature, { name: 'Seaport', version, chainId, verifyingContract }, c)) !== c.offerer) continue;
+        const disagree = chainId !== config.chainId ? 'domain.chainId' : 'domain.version';
+        details.disagrees = disagree;
+        details.signedFor = { name: 'Seaport', version, chainId, verifyingContract: verifyingContract.toLowerCase() };
+        why = disagree === 'domain.chainId'
+          ? `it was signed for chain ${chainId}; this service takes chain ${config.chainId}`
+          : `it was signed for Seaport ${version} (${verifyingContract.toLowerCase()}); this service takes Seaport ${domain.version} (${expected.domain.verifyingContract})`;
+        break search;
+      }
+    }
+  }
+  throw new AppError('INVALID_SIGNATURE', `The signature is not the offerer's signature of this order: ${why}`, details);
 }
 
 /** The address Seaport pulls tokens through: Seaport itself for a zero conduit key, else the conduit. */
@@ -240,7 +305,12 @@ export async function findNameByToken(db: Executor, token: NameToken): Promise<N
 /** The item's token must match how the name is held (wrapped names trade as NameWrapper tokens). */
 export function checkTokenKind(name: NameForOrder, token: NameToken): void {
   if (name.wrapped !== token.wrapped) {
-    invalid('token_kind', name.wrapped ? `${name.name} is wrapped: the order must use the NameWrapper ERC-1155 token` : `${name.name} is not wrapped: the order must use the base registrar ERC-721 token`);
+    invalid(
+      'token_kind',
+      name.wrapped ? `${name.name} is wrapped: the order must use the NameWrapper ERC-1155 token` : `${name.name} is not wrapped: the order must use the base registrar ERC-721 token`,
+      undefined,
+      { expected: name.wrapped ? 'NameWrapper ERC-1155 (token id = namehash)' : 'base registrar ERC-721 (token id = labelhash)', got: token.wrapped ? 'NameWrapper ERC-1155' : 'base registrar ERC-721' },
+    );
   }
 }
 
@@ -258,6 +328,9 @@ export function checkClaims(claims: Record<string, string | number | null | unde
     } else {
       same = value === claimed;
     }
-    if (!same) invalid('claim_mismatch', `${key} does not match the signed order`, `body.${key}`);
+    if (!same) {
+      const signed = value instanceof Date ? value.toISOString() : value;
+      invalid('claim_mismatch', `${key} does not match the signed order (the order says ${String(signed)})`, `body.${key}`, { expected: signed, got: claimed });
+    }
   }
 }

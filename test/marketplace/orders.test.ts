@@ -1,10 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
-import { addressOf, signIn, type SignedIn } from '../helpers/accounts.js';
+import { account, addressOf, signIn, type SignedIn } from '../helpers/accounts.js';
 import { createName } from '../helpers/factories.js';
 import { ONE_ETH, USDC, WETH, signOrder, signedListing, signedOffer } from '../helpers/marketplace.js';
-import { buildListingOrder } from '../../src/lib/seaport.js';
+import { buildListingOrder, orderTypedData } from '../../src/lib/seaport.js';
+
+const SEAPORT_ADDRESS = '0x0000000000000068F116a894984e2DB1123eB395';
+const SEAPORT_1_5 = '0x00000000000000ADc04C56Bf30aC9d3c0aAF14dC';
 import { parseEthName } from '../../src/lib/ens.js';
 
 describe('creating listings and offers from signed Seaport orders', () => {
@@ -85,6 +88,47 @@ describe('creating listings and offers from signed Seaport orders', () => {
     // signed by someone else for the seller's address
     const byOther = await signOrder(2, signed.orderData.parameters);
     assertError(await post('/api/v1/listings', seller, { orderData: byOther.orderData }), 400, 'INVALID_SIGNATURE');
+  });
+
+  it('a refused signature says what the service expected and which part of the domain disagreed', async () => {
+    await createName(t.container.db, 'domain.eth', { owner: addressOf(0) });
+    const signed = await signedListing(0, 'domain.eth', ONE_ETH);
+    const parameters = signed.orderData.parameters;
+    const sepolia = await account(0).signTypedData(orderTypedData(parameters, { chainId: 11155111, seaportAddress: SEAPORT_ADDRESS }));
+    const res = await post('/api/v1/listings', seller, { orderData: { parameters, signature: sepolia } });
+    assertError(res, 400, 'INVALID_SIGNATURE');
+    const details = body(res).error.details;
+    assert.match(body(res).error.message, /signed for chain 11155111; this service takes chain 1/);
+    assert.equal(details.field, 'body.orderData.signature');
+    assert.equal(details.disagrees, 'domain.chainId');
+    assert.deepEqual(details.expected.domain, { name: 'Seaport', version: '1.6', chainId: 1, verifyingContract: SEAPORT_ADDRESS.toLowerCase() });
+    assert.equal(details.expected.signer, addressOf(0).toLowerCase());
+    assert.equal(details.expected.orderHash, signed.hash);
+    assert.equal(details.signedFor.chainId, 11155111);
+
+    const oldSeaport = await account(0).signTypedData({ ...orderTypedData(parameters, { chainId: 1, seaportAddress: SEAPORT_1_5 }), domain: { name: 'Seaport', version: '1.5', chainId: 1, verifyingContract: SEAPORT_1_5 } });
+    const old = await post('/api/v1/listings', seller, { orderData: { parameters, signature: oldSeaport } });
+    assertError(old, 400, 'INVALID_SIGNATURE');
+    assert.equal(body(old).error.details.disagrees, 'domain.version', show(old));
+    assert.match(body(old).error.message, /signed for Seaport 1\.5/);
+
+    const byOther = await signOrder(2, parameters);
+    const other = await post('/api/v1/listings', seller, { orderData: byOther.orderData });
+    assertError(other, 400, 'INVALID_SIGNATURE');
+    assert.equal(body(other).error.details.disagrees, 'signer');
+    assert.equal(body(other).error.details.recoveredSigner, addressOf(2).toLowerCase(), show(other));
+  });
+
+  it('a refused order names the field, what it expected and what came', async () => {
+    await createName(t.container.db, 'expects.eth', { owner: addressOf(0) });
+    const signed = await signedListing(0, 'expects.eth', ONE_ETH);
+    const claim = await post('/api/v1/listings', seller, { orderData: signed.orderData, priceWei: '5' });
+    assertError(claim, 400, 'INVALID_ORDER');
+    assert.deepEqual(body(claim).error.details, { reason: 'claim_mismatch', field: 'body.priceWei', expected: ONE_ETH.toString(), got: '5' });
+    const notMine = await post('/api/v1/listings', buyer, { orderData: signed.orderData });
+    assertError(notMine, 400, 'INVALID_ORDER');
+    assert.equal(body(notMine).error.details.expected, addressOf(1).toLowerCase());
+    assert.equal(body(notMine).error.details.got, addressOf(0).toLowerCase());
   });
 
   it('refuses an order whose offerer is not the caller', async () => {
