@@ -9,6 +9,12 @@ export type Db = Kysely<Database>;
 /** Anything that runs queries: the database or a transaction of it. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/** `trx` as the transaction it must be (writers that take transaction-scoped locks); throws otherwise. */
+export function transactionOf(trx: Executor): Transaction<Database> {
+  if (!trx.isTransaction) throw new Error('expected to run inside a transaction');
+  return trx as Transaction<Database>;
+}
+
 const INT8_OID = 20;
 
 /** int8 ids and counts as numbers (they stay far below 2^53); numeric (wei) stays a string. */

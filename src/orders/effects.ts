@@ -1,67 +1,34 @@
 import { formatUnits } from 'viem';
 import { MAINNET } from '../config.js';
-import type { Executor } from '../db/client.js';
-import type { ListingStatus, OfferStatus } from '../db/schema.js';
+import { transactionOf, type Executor } from '../db/client.js';
+import type { OfferStatus } from '../db/schema.js';
 import { ZERO_ADDRESS } from '../lib/address.js';
-import { notify, type NewNotification } from '../services/notifier.js';
+import { recordActivity } from '../history/index.js';
+import { bumpTrends } from '../trends/index.js';
+import { activityOfMoves } from './activity.js';
+import type { OfferMove, OrderMove } from './move-types.js';
+import { notify, type NewNotification, type NotificationType } from '../services/notifier.js';
 
 /**
- * What an order move leaves behind besides the row itself: today the notifications. Every move of
- * the state machine (user request, expiry, funds, ownership, chain fill or cancel) ends in
- * `recordMoves`, inside its transaction, so a new kind of record of moves (an activity feed, a
- * webhook) is one more line there.
+ * What an order move leaves behind besides the row itself: today the notifications, the activity
+ * log (activity.ts) and the offers trend counter. Every move of the state machine (user request,
+ * expiry, funds, ownership, chain fill or cancel) ends in `recordMoves`, inside its transaction,
+ * so a new kind of record of moves (a webhook) is one more line there.
  */
 
-/** Why an order moved. */
-export type MoveCause =
-  | 'placed' // a user stored a new order
-  | 'user' // the seller, buyer or owner asked (PUT /offers/:id, DELETE /listings/:id)
-  | 'replaced' // the seller listed the name again
-  | 'expiry' // the end time passed (the sweep)
-  | 'funds' // the funds or approval re-check, either way
-  | 'ownership' // the name changed owner
-  | 'chain_fill' // Seaport OrderFulfilled
-  | 'chain_cancel'; // Seaport OrderCancelled or CounterIncremented
+export type { ListingMove, MoveCause, OfferMove, OrderMove } from './move-types.js';
 
-interface MoveBase {
-  id: number;
-  ensNameId: number;
-  /** The name (for texts); undefined when not at hand. */
-  name: string | undefined;
-  cause: MoveCause;
-  currency: string;
-}
-
-export interface ListingMove extends MoveBase {
-  order: 'listing';
-  /** null for a new listing */
-  from: ListingStatus | null;
-  to: ListingStatus;
-  seller: string;
-  priceWei: string;
-  /** chain fills */
-  sale?: { buyer: string; priceWei: string; currency: string; txHash: string | null };
-}
-
-export interface OfferMove extends MoveBase {
-  order: 'offer';
-  /** null for a new offer; equal to `to` for a change of amount alone */
-  from: OfferStatus | null;
-  to: OfferStatus;
-  buyer: string;
-  amountWei: string;
-  /** The name's owner when the offer was placed (the recipient of offer_received). */
-  owner?: string | null;
-  /** A change of amount: the previous amount, who asked, and who should hear of it. */
-  amountChange?: { previousAmountWei: string; by: string; counterpart: string | null };
-}
-
-export type OrderMove = ListingMove | OfferMove;
-
-/** Writes the side effects of moves that just happened in `trx`. */
+/**
+ * Writes the side effects of moves that just happened in `trx`: notices, activity events, and the
+ * offers trend counter for each new offer.
+ */
 export async function recordMoves(trx: Executor, moves: readonly OrderMove[]): Promise<void> {
   if (moves.length === 0) return;
   await notify(trx, moves.flatMap(noticesOf));
+  await recordActivity(trx, activityOfMoves(moves));
+  const now = new Date();
+  const offers = moves.filter((m) => m.order === 'offer' && m.from === null);
+  await bumpTrends(transactionOf(trx), offers.map((m) => ({ metric: 'offers', nameId: m.ensNameId, at: now, delta: 1 })));
 }
 
 function noticesOf(move: OrderMove): NewNotification[] {
@@ -91,46 +58,19 @@ function noticesOf(move: OrderMove): NewNotification[] {
     return [];
   }
   const notices: NewNotification[] = [];
-  const amount = { offerId: move.id, amountWei: move.amountWei, currency: move.currency };
-  if (move.from === null && move.owner) {
-    notices.push({
-      recipient: move.owner,
-      type: 'offer_received',
-      ensNameId: move.ensNameId,
-      title: `New offer on ${name}`,
-      message: `${move.buyer} offered ${amountText(move.amountWei, move.currency)} for ${name}.`,
-      metadata: { ...amount, buyer: move.buyer },
-    });
-  }
-  if (move.from !== move.to && move.to === 'accepted') {
-    notices.push({
-      recipient: move.buyer,
-      type: 'offer_accepted',
-      ensNameId: move.ensNameId,
-      title: `Offer on ${name} accepted`,
-      message: `Your offer of ${amountText(move.amountWei, move.currency)} on ${name} was accepted.`,
-      metadata: amount,
-    });
-  }
-  if (move.from !== move.to && move.to === 'rejected' && move.cause === 'user') {
-    notices.push({
-      recipient: move.buyer,
-      type: 'offer_rejected',
-      ensNameId: move.ensNameId,
-      title: `Offer on ${name} rejected`,
-      message: `Your offer of ${amountText(move.amountWei, move.currency)} on ${name} was withdrawn.`,
-      metadata: amount,
-    });
-  }
-  if (move.from !== move.to && move.to === 'expired' && move.cause === 'expiry') {
-    notices.push({
-      recipient: move.buyer,
-      type: 'offer_expired',
-      ensNameId: move.ensNameId,
-      title: `Offer on ${name} expired`,
-      message: `Your offer on ${name} reached its end time.`,
-      metadata: amount,
-    });
+  const rule = OFFER_NOTICES[move.to];
+  if (rule && move.from !== move.to && rule.applies(move)) {
+    const recipient = rule.recipient(move);
+    if (recipient) {
+      notices.push({
+        recipient,
+        type: rule.type,
+        ensNameId: move.ensNameId,
+        title: rule.title(name),
+        message: rule.message(move, name),
+        metadata: { offerId: move.id, amountWei: move.amountWei, currency: move.currency, ...rule.metadata?.(move) },
+      });
+    }
   }
   const change = move.amountChange;
   if (change && change.counterpart && change.counterpart !== change.by) {
@@ -145,6 +85,49 @@ function noticesOf(move: OrderMove): NewNotification[] {
   }
   return notices;
 }
+
+interface OfferNoticeRule {
+  type: NotificationType;
+  /** Beyond the status having changed to this one. */
+  applies: (move: OfferMove) => boolean;
+  recipient: (move: OfferMove) => string | null | undefined;
+  title: (name: string) => string;
+  message: (move: OfferMove, name: string) => string;
+  metadata?: (move: OfferMove) => Record<string, unknown>;
+}
+
+/** The notice an offer's move into a status sends, keyed by that status. */
+const OFFER_NOTICES: Partial<Record<OfferStatus, OfferNoticeRule>> = {
+  pending: {
+    type: 'offer_received',
+    applies: (m) => m.from === null,
+    recipient: (m) => m.owner,
+    title: (name) => `New offer on ${name}`,
+    message: (m, name) => `${m.buyer} offered ${amountText(m.amountWei, m.currency)} for ${name}.`,
+    metadata: (m) => ({ buyer: m.buyer }),
+  },
+  accepted: {
+    type: 'offer_accepted',
+    applies: () => true,
+    recipient: (m) => m.buyer,
+    title: (name) => `Offer on ${name} accepted`,
+    message: (m, name) => `Your offer of ${amountText(m.amountWei, m.currency)} on ${name} was accepted.`,
+  },
+  rejected: {
+    type: 'offer_rejected',
+    applies: (m) => m.cause === 'user',
+    recipient: (m) => m.buyer,
+    title: (name) => `Offer on ${name} rejected`,
+    message: (m, name) => `Your offer of ${amountText(m.amountWei, m.currency)} on ${name} was withdrawn.`,
+  },
+  expired: {
+    type: 'offer_expired',
+    applies: (m) => m.cause === 'expiry',
+    recipient: (m) => m.buyer,
+    title: (name) => `Offer on ${name} expired`,
+    message: (_m, name) => `Your offer on ${name} reached its end time.`,
+  },
+};
 
 const KNOWN_CURRENCIES: Record<string, { symbol: string; decimals: number }> = {
   [ZERO_ADDRESS]: { symbol: 'ETH', decimals: 18 },

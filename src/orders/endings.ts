@@ -78,7 +78,7 @@ function listingMove(l: ListingRef, to: ListingStatus, cause: MoveCause, names: 
 function offerMove(o: OfferRef, to: OfferStatus, cause: MoveCause, names: Map<number, LockedName>): OfferMove {
   return {
     order: 'offer', id: o.id, ensNameId: o.ens_name_id, name: names.get(o.ens_name_id)?.name, from: o.status, to, cause,
-    buyer: o.buyer_address, amountWei: o.offer_amount_wei, currency: o.currency_address,
+    buyer: o.buyer_address, amountWei: o.offer_amount_wei, currency: o.currency_address, owner: names.get(o.ens_name_id)?.owner_address,
   };
 }
 

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db/client.js';
+import { transactionOf, type Executor } from '../db/client.js';
+import { recordActivity } from '../history/index.js';
+import { bumpTrend } from '../trends/index.js';
 import { recordMoves, type ListingMove, type OfferMove } from './effects.js';
 import { lockListing, lockName, lockOffer } from './locks.js';
 import { listingMoveAllowed, offerMoveAllowed } from './moves.js';
@@ -49,7 +51,7 @@ function listingMove({ listing, name }: LockedListing, to: ListingMove['to'], ca
 function offerMove({ offer, name }: LockedOffer, to: OfferMove['to'], cause: OfferMove['cause']): OfferMove {
   return {
     order: 'offer', id: offer.id, ensNameId: name.id, name: name.name, from: offer.status, to, cause,
-    buyer: offer.buyer_address, amountWei: offer.offer_amount_wei, currency: offer.currency_address,
+    buyer: offer.buyer_address, amountWei: offer.offer_amount_wei, currency: offer.currency_address, owner: name.owner_address,
   };
 }
 
@@ -164,14 +166,15 @@ export interface SaleRecord {
   seller?: string;
   txHash?: string | null;
   logIndex?: number | null;
+  block?: number | null;
   soldAt?: Date;
   /** Defaults to the order's price/amount and currency. */
   priceWei?: string;
   currency?: string;
 }
 
-async function recordSale(trx: Executor, ensNameId: number, row: { seller: string; buyer: string; priceWei: string; currency: string; orderHash: string; listingId: number | null; offerId: number | null; txHash: string | null; logIndex: number | null; soldAt: Date }): Promise<void> {
-  await trx
+async function recordSale(trx: Executor, ensNameId: number, row: { seller: string; buyer: string; priceWei: string; currency: string; orderHash: string; listingId: number | null; offerId: number | null; txHash: string | null; logIndex: number | null; block?: number | null; soldAt: Date }): Promise<void> {
+  const inserted = await trx
     .insertInto('sales')
     .values({
       ens_name_id: ensNameId,
@@ -187,7 +190,16 @@ async function recordSale(trx: Executor, ensNameId: number, row: { seller: strin
       sold_at: row.soldAt,
     })
     .onConflict((oc) => oc.columns(['tx_hash', 'log_index']).doNothing())
-    .execute();
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted) {
+    await recordActivity(trx, {
+      type: 'sale', ensNameId, actor: row.seller, counterparty: row.buyer, priceWei: row.priceWei, currency: row.currency, platform: 'grails',
+      txHash: row.txHash, logIndex: row.logIndex, block: row.block ?? null, at: row.soldAt,
+      metadata: { order_hash: row.orderHash, ...(row.listingId !== null ? { listing_id: row.listingId } : { offer_id: row.offerId }) },
+    });
+    await bumpTrend(transactionOf(trx), 'sales', ensNameId, row.soldAt, 1);
+  }
   await trx
     .updateTable('ens_names')
     .set({ last_sale_date: row.soldAt, last_sale_price_wei: row.priceWei, last_sale_currency: row.currency.toLowerCase(), updated_at: sql`now()` })
@@ -219,6 +231,7 @@ export async function markListingSold(trx: Executor, listingId: number, sale: Sa
     offerId: null,
     txHash: sale.txHash ?? null,
     logIndex: sale.logIndex ?? null,
+    block: sale.block ?? null,
     soldAt: sale.soldAt ?? new Date(),
   });
   await refreshListingSummary(trx, name.id);
@@ -250,11 +263,12 @@ export async function markOfferAccepted(trx: Executor, offerId: number, sale?: S
       offerId,
       txHash: sale.txHash ?? null,
       logIndex: sale.logIndex ?? null,
+      block: sale.block ?? null,
       soldAt: sale.soldAt ?? new Date(),
     });
   }
   await recalculateHighestOffer(trx, name.id);
-  if (moves) await recordMoves(trx, [offerMove(locked, 'accepted', 'chain_fill')]);
+  if (moves) await recordMoves(trx, [{ ...offerMove(locked, 'accepted', 'chain_fill'), owner: sale?.seller.toLowerCase() ?? name.owner_address }]);
   return true;
 }
 

@@ -11,7 +11,7 @@ export function marketplaceOrderEffects(): OrderEffects {
     async orderFilled(trx, fill) {
       const sale = {
         seller: fill.seller, buyer: fill.buyer, priceWei: fill.priceWei, currency: fill.currency,
-        txHash: fill.txHash, logIndex: fill.logIndex, soldAt: fill.soldAt,
+        txHash: fill.txHash, logIndex: fill.logIndex, block: fill.block, soldAt: fill.soldAt,
       };
       if (fill.side === 'listing') await markListingSold(trx, fill.orderId, sale);
       else await markOfferAccepted(trx, fill.orderId, fill.recordSale ? sale : undefined);

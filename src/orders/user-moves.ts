@@ -55,9 +55,15 @@ export async function placeListing(trx: Executor, listing: NewListing): Promise<
   await recordMoves(trx, [
     ...replaced.map((l) => move(l, l.status, 'cancelled', 'replaced')),
     ...displaced.map((l) => move(l, 'active', 'unfunded', 'ownership')),
-    move({ id, seller_address: listing.seller, price_wei: listing.priceWei, currency_address: listing.currency }, null, 'active', 'placed'),
+    { ...move({ id, seller_address: listing.seller, price_wei: listing.priceWei, currency_address: listing.currency }, null, 'active', 'placed'), replaces: replacedOf(replaced) },
   ]);
   return id;
+}
+
+/** The listing a new one updates: the newest of those it replaced (an active one before an unfunded one). */
+function replacedOf(replaced: readonly { id: number; status: ListingStatus; price_wei: string; currency_address: string }[]): ListingMove['replaces'] {
+  const newest = [...replaced].sort((a, b) => Number(b.status === 'active') - Number(a.status === 'active') || b.id - a.id)[0];
+  return newest && { id: newest.id, priceWei: newest.price_wei, currency: newest.currency_address };
 }
 
 /**
@@ -152,7 +158,7 @@ export async function updateOffer(trx: Executor, caller: string, offerId: number
 
   const move: OfferMove = {
     order: 'offer', id: offerId, ensNameId: name.id, name: name.name, from: current, to: target, cause: 'user',
-    buyer: offer.buyer_address, amountWei: newAmount ?? offer.offer_amount_wei, currency: offer.currency_address,
+    buyer: offer.buyer_address, amountWei: newAmount ?? offer.offer_amount_wei, currency: offer.currency_address, owner: name.owner_address,
     ...(amountChanges ? { amountChange: { previousAmountWei: offer.offer_amount_wei, by: caller, counterpart: isBuyer ? name.owner_address : offer.buyer_address } } : {}),
   };
   if (move.from !== move.to || move.amountChange) await recordMoves(trx, [move]);

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { numberToHex } from 'viem';
-import type { Executor } from '../db/client.js';
+import { transactionOf, type Executor } from '../db/client.js';
 import { recordActivity } from '../history/index.js';
+import { bumpTrend } from '../trends/index.js';
 import { InvalidNameError, parseEthName, type EthName } from '../lib/ens.js';
 import { ItemType } from '../lib/seaport.js';
 import type { ChainEvent, ContractSet, SeaportItem } from './events.decode.js';
@@ -335,7 +336,7 @@ async function recordFill(
     : await trx.selectFrom('offers').select('id').where('order_hash', '=', e.orderHash).executeTakeFirst();
   if (ours) {
     await ctx.effects.orderFilled(trx, {
-      orderId: ours.id, ensNameId: row.id, side, seller, buyer, priceWei, currency, txHash: e.tx, logIndex: e.logIndex, soldAt, recordSale: !before,
+      orderId: ours.id, ensNameId: row.id, side, seller, buyer, priceWei, currency, txHash: e.tx, logIndex: e.logIndex, block: e.block, soldAt, recordSale: !before,
     });
     return !before && (await recorded());
   }
@@ -352,6 +353,7 @@ async function recordFill(
     type: 'sale', ensNameId: row.id, actor: seller, counterparty: buyer, priceWei, currency, platform: 'seaport',
     txHash: e.tx, block: e.block, logIndex: e.logIndex, at: soldAt, metadata: { order_hash: e.orderHash },
   });
+  await bumpTrend(transactionOf(trx), 'sales', row.id, soldAt, 1);
   await trx
     .updateTable('ens_names')
     .set({ last_sale_date: soldAt, last_sale_price_wei: priceWei, last_sale_currency: currency, updated_at: new Date() })

@@ -13,6 +13,7 @@ export interface OrderFill {
   currency: string;
   txHash: string;
   logIndex: number;
+  block?: number;
   soldAt: Date;
   /**
    * false when this transaction already recorded the sale of this name (a listing and an offer

@@ -18,7 +18,7 @@ import { HOUR } from '../lib/time.js';
  */
 
 /** What is counted. Add a metric here, write it with `bumpTrend`, and give it a source for rebuilds. */
-export type TrendMetric = 'votes' | 'views';
+export type TrendMetric = 'votes' | 'views' | 'sales' | 'offers';
 
 /** The periods of trend_windows (migration 0008), in hours. */
 export const TREND_PERIOD_HOURS = [24, 168] as const;

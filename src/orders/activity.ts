@@ -1,0 +1,63 @@
+import type { ActivityEventType, ActivityInput } from '../history/index.js';
+import type { ListingStatus, OfferStatus } from '../db/schema.js';
+import type { ListingMove, OfferMove, OrderMove } from './move-types.js';
+
+/**
+ * The activity events of order moves, in the spelling of the original's clients (`listed`,
+ * `offer_made`, `listing_cancelled`, ...). One user action is one event: a listing that replaces
+ * the seller's earlier one is `listing_updated` (the replaced listing logs nothing), a withdrawn
+ * offer (status rejected) is `offer_cancelled`. Sales are logged with the sale row (state.ts),
+ * so a listing moving to sold logs nothing here. Moves back to live (unfunded → active/pending,
+ * the funds or the owner are back) are not events of the log.
+ */
+
+const LISTING_EVENTS: Partial<Record<ListingStatus, ActivityEventType>> = {
+  cancelled: 'listing_cancelled',
+  expired: 'listing_expired',
+  unfunded: 'listing_unfunded',
+};
+
+const OFFER_EVENTS: Partial<Record<OfferStatus, ActivityEventType>> = {
+  accepted: 'offer_accepted',
+  rejected: 'offer_cancelled',
+  expired: 'offer_expired',
+  unfunded: 'offer_unfunded',
+};
+
+export function activityOfMoves(moves: readonly OrderMove[]): ActivityInput[] {
+  return moves.flatMap((m) => (m.order === 'listing' ? listingEvents(m) : offerEvents(m)));
+}
+
+function listingEvents(m: ListingMove): ActivityInput[] {
+  const base = { ensNameId: m.ensNameId, actor: m.seller, priceWei: m.priceWei, currency: m.currency, platform: 'grails' } as const;
+  const metadata = { listing_id: m.id, cause: m.cause };
+  if (m.from === null) {
+    if (!m.replaces) return [{ ...base, type: 'listed', metadata }];
+    const { id, priceWei, currency } = m.replaces;
+    return [{ ...base, type: 'listing_updated', metadata: { ...metadata, previous_listing_id: id, previous_price_wei: priceWei, previous_currency: currency } }];
+  }
+  const type = LISTING_EVENTS[m.to];
+  if (!type || m.from === m.to || m.cause === 'replaced') return [];
+  return [{ ...base, type, metadata: { ...metadata, previous_status: m.from } }];
+}
+
+function offerEvents(m: OfferMove): ActivityInput[] {
+  const base = { ensNameId: m.ensNameId, actor: m.buyer, counterparty: m.owner ?? null, priceWei: m.amountWei, currency: m.currency, platform: 'grails' } as const;
+  const metadata = { offer_id: m.id, cause: m.cause };
+  if (m.from === null) return [{ ...base, type: 'offer_made', metadata }];
+  const events: ActivityInput[] = [];
+  const type = m.from !== m.to ? OFFER_EVENTS[m.to] : undefined;
+  // accepting is the owner's act: the owner is the actor and the buyer the counterparty
+  if (type === 'offer_accepted') events.push({ ...base, type, actor: m.owner ?? null, counterparty: m.buyer, metadata: { ...metadata, previous_status: m.from } });
+  else if (type) events.push({ ...base, type, metadata: { ...metadata, previous_status: m.from } });
+  if (m.amountChange) {
+    events.push({
+      ...base, type: 'offer_updated', actor: m.amountChange.by,
+      counterparty: m.amountChange.by === m.buyer ? base.counterparty : m.buyer,
+      metadata: { ...metadata, previous_amount_wei: m.amountChange.previousAmountWei },
+    });
+  } else if (m.to === 'pending' && m.from !== m.to && m.cause === 'user') {
+    events.push({ ...base, type: 'offer_updated', metadata: { ...metadata, previous_status: m.from } });
+  }
+  return events;
+}
