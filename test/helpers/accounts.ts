@@ -4,9 +4,19 @@ import type { App } from '../../src/app.js';
 
 export const MNEMONIC = 'test test test test test test test test test test test junk';
 
-/** Demo account i of the standard test mnemonic (account 0 is 0xf39F…2266). */
+const derived = new Map<number, HDAccount>();
+
+/**
+ * Demo account i of the standard test mnemonic (account 0 is 0xf39F…2266). Derived once per
+ * process: a derivation costs about 70 ms, and factories ask for an account several times per order.
+ */
 export function account(i: number): HDAccount {
-  return mnemonicToAccount(MNEMONIC, { addressIndex: i });
+  let acct = derived.get(i);
+  if (!acct) {
+    acct = mnemonicToAccount(MNEMONIC, { addressIndex: i });
+    derived.set(i, acct);
+  }
+  return acct;
 }
 
 export function addressOf(i: number): `0x${string}` {
