@@ -56,7 +56,14 @@ export interface Config {
     readonly refreshToken: string | undefined;
     readonly customerId: string | undefined;
     readonly loginCustomerId: string | undefined;
+    /** Time budget of one keyword lookup, token renewal and retry included. */
+    readonly timeoutMs: number;
   };
+  /**
+   * Circuit breaker of each outside provider (model server, keyword metrics, subgraph relay):
+   * after `failures` consecutive failed calls the provider is skipped for `cooldownMs`.
+   */
+  readonly providerBreaker: { readonly failures: number; readonly cooldownMs: number };
   readonly ensSubgraphUrl: string | undefined;
   readonly subgraphTimeoutMs: number;
   readonly referrerCode: `0x${string}`;
@@ -251,6 +258,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       refreshToken: str(env, 'GOOGLE_ADS_REFRESH_TOKEN'),
       customerId: str(env, 'GOOGLE_ADS_CUSTOMER_ID'),
       loginCustomerId: str(env, 'GOOGLE_ADS_LOGIN_CUSTOMER_ID'),
+      timeoutMs: int(env, 'KEYWORD_METRICS_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
+    providerBreaker: {
+      failures: int(env, 'PROVIDER_BREAKER_FAILURES', 5, 1, 1000),
+      cooldownMs: int(env, 'PROVIDER_BREAKER_COOLDOWN_MS', 30_000, 100, 3_600_000),
     },
     ensSubgraphUrl: url(env, 'ENS_SUBGRAPH_URL', ['http:', 'https:']),
     subgraphTimeoutMs: int(env, 'SUBGRAPH_TIMEOUT_MS', 10_000, 100, 120_000),

@@ -9,8 +9,8 @@ export const KeywordMetricsMeta = Type.Object({
   version: ApiVersion,
   provider: Type.String({ description: 'where metrics come from: `google-ads`, or `none` when no provider is configured (GOOGLE_ADS_*)', examples: ['google-ads'] }),
   reason: Type.Optional(Type.Union([
-    Type.Literal('no_provider'), Type.Literal('provider_failed'), Type.Literal('unknown_name'), Type.Literal('no_data'),
-  ], { description: 'only when `data` is null, why: `no_provider` (none configured), `provider_failed` (not cached; try later), `unknown_name` (not in the marketplace), `no_data` (the provider has no metrics for this keyword)' })),
+    Type.Literal('no_provider'), Type.Literal('provider_failed'), Type.Literal('provider_unavailable'), Type.Literal('unknown_name'), Type.Literal('no_data'),
+  ], { description: 'only when `data` is null, why: `no_provider` (none configured), `provider_failed` (it failed or timed out; not cached, try later), `provider_unavailable` (not asked: it failed PROVIDER_BREAKER_FAILURES times in a row and is skipped for PROVIDER_BREAKER_COOLDOWN_MS; not cached), `unknown_name` (not in the marketplace), `no_data` (the provider has no metrics for this keyword)' })),
 });
 
 export const RelatedMeta = Type.Object({
@@ -25,7 +25,7 @@ export const SemanticMeta = Type.Object({
   expansionsCount: Type.Integer({ description: 'associated words the phrase was expanded into' }),
   semanticTotal: Type.Integer({ description: 'names matched before paging' }),
   provider: Type.Union([Type.Literal('openai-compatible'), Type.Literal('local-wordnet')], {
-    description: 'who expanded the phrase: the model server (LLM_BASE_URL) or the embedded WordNet generator',
+    description: 'who expanded the phrase: the model server (LLM_BASE_URL) or the embedded WordNet generator (also when the model server failed, timed out or is skipped by its circuit breaker)',
   }),
   ranking: Type.Union([Type.Literal('embeddings'), Type.Literal('expansions'), Type.Literal('sort')], {
     description: 'embeddings: by the model server\'s vectors; expansions: topic words, then expansions, then compounds (no model server, or it failed); sort: by sortBy',

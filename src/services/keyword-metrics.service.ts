@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
-import { KeywordMetricsError, type KeywordMetrics } from '../providers/keyword-metrics/index.js';
+import { KeywordMetricsError, KeywordMetricsUnavailableError, type KeywordMetrics } from '../providers/keyword-metrics/index.js';
 import { labelOfParam } from '../search/name-param.js';
 import { findNameId } from '../search/query.js';
 import { SingleFlight, tieredLookup, type Tiered } from '../search/tiered.js';
@@ -18,7 +18,7 @@ class NoProviderError extends KeywordMetricsError {}
  */
 export interface KeywordMetricsMeta {
   provider: string;
-  reason?: 'no_provider' | 'provider_failed' | 'unknown_name' | 'no_data';
+  reason?: 'no_provider' | 'provider_failed' | 'provider_unavailable' | 'unknown_name' | 'no_data';
 }
 
 /** GET /google-metrics/:name: keyword metrics of a label through the two cache tiers. */
@@ -28,14 +28,16 @@ export class KeywordMetricsService {
   constructor(private readonly deps: Deps) {}
 
   async forName(nameParam: string, signedIn: boolean): Promise<Tiered<KeywordMetrics | null> & { meta: KeywordMetricsMeta }> {
-    const answer = await this.lookup(nameParam, signedIn);
+    const failure: { skipped: boolean } = { skipped: false };
+    const answer = await this.lookup(nameParam, signedIn, failure);
     const provider = this.deps.keywordMetrics?.kind ?? 'none';
     if (answer.data !== null) return { ...answer, meta: { provider } };
-    const reason = answer.emptyReason === 'unknown_name' ? 'unknown_name' : answer.emptyReason === 'provider_failed' ? (provider === 'none' ? 'no_provider' : 'provider_failed') : 'no_data';
+    const failed = provider === 'none' ? 'no_provider' : failure.skipped ? 'provider_unavailable' : 'provider_failed';
+    const reason = answer.emptyReason === 'unknown_name' ? 'unknown_name' : answer.emptyReason === 'provider_failed' ? failed : 'no_data';
     return { ...answer, meta: { provider, reason } };
   }
 
-  private async lookup(nameParam: string, signedIn: boolean): Promise<Tiered<KeywordMetrics | null>> {
+  private async lookup(nameParam: string, signedIn: boolean, failure: { skipped: boolean }): Promise<Tiered<KeywordMetrics | null>> {
     const label = labelOfParam(nameParam, { maxLength: MAX_LABEL });
     const { db, cache, keywordMetrics, logger } = this.deps;
     return tieredLookup<KeywordMetrics | null>(cache, this.flights, {
@@ -61,7 +63,9 @@ export class KeywordMetricsService {
       },
       isFailure: (e) => {
         if (!(e instanceof KeywordMetricsError)) return false;
-        logger.warn({ err: e, label }, 'keyword metrics unavailable');
+        failure.skipped = e instanceof KeywordMetricsUnavailableError;
+        // An open circuit was logged once when it opened; one line per skipped request would flood.
+        if (!failure.skipped) logger.warn({ err: e, label }, 'keyword metrics unavailable');
         return true;
       },
     });

@@ -2,7 +2,9 @@ import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { cosine, OpenAiEmbeddings } from '../providers/llm/embeddings.js';
-import { SuggestionError } from '../providers/llm/index.js';
+import { providerBreaker } from '../providers/breaker.js';
+import { SuggestionError, type SuggestionGenerator } from '../providers/llm/index.js';
+import { LocalSuggestionGenerator } from '../providers/llm/local.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { readEmbeddings, writeEmbeddings } from '../search/embedding-store.js';
 import { checkSortNeeds, readFilters } from '../search/filters.js';
@@ -58,13 +60,21 @@ export function topicWords(q: string): string[] {
  * With a model server they are ranked by cosine similarity of their label's embedding to the
  * phrase's (vectors stored per model in label_embeddings, so each label is embedded once); without
  * one, exact topic words first, then the expansions in the generator's order, then compounds.
+ * When the model server fails (or its circuit breaker skips it), the embedded WordNet generator
+ * expands the phrase instead (`provider: local-wordnet`, not stored) and the expansion order ranks.
  */
 export class SemanticSearchService {
   private readonly embeddings: OpenAiEmbeddings | undefined;
+  /** The fallback expander when the model server fails; the configured generator when it is the embedded one. */
+  private readonly local: SuggestionGenerator;
 
   constructor(private readonly deps: Deps) {
-    const { llm } = deps.config;
-    this.embeddings = llm.baseUrl ? new OpenAiEmbeddings({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: llm.embeddingModel, timeoutMs: llm.timeoutMs }) : undefined;
+    const { config, logger } = deps;
+    const { llm } = config;
+    this.embeddings = llm.baseUrl
+      ? new OpenAiEmbeddings({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: llm.embeddingModel, timeoutMs: llm.timeoutMs, breaker: providerBreaker('model server embeddings', config, logger) })
+      : undefined;
+    this.local = deps.suggestions.kind === 'local-wordnet' ? deps.suggestions : new LocalSuggestionGenerator();
   }
 
   async search(query: SemanticQuery, viewer: { id: number } | null): Promise<SemanticPage> {
@@ -76,14 +86,14 @@ export class SemanticSearchService {
     const { db, config } = this.deps;
 
     const topic = topicWords(phrase);
-    const expansions = await this.expansions(topic.join(' '), viewer);
+    const { words: expansions, provider } = await this.expansions(topic.join(' '), viewer);
     const compounds = await labelsContaining(db, topic, COMPOUND_CANDIDATES);
     const labels = [...new Set([...topic, ...expansions, ...compounds])];
 
     const ctx = { now: new Date(), gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays };
     let ids = await idsAmongLabels(db, labels, filters, sort, ctx);
     let ranking: SemanticRanking = sort ? 'sort' : 'expansions';
-    if (!sort && this.embeddings && ids.length > 1) {
+    if (!sort && this.embeddings && provider === 'openai-compatible' && ids.length > 1) {
       const ranked = await this.rankByMeaning(phrase, ids);
       if (ranked) {
         ids = ranked;
@@ -96,7 +106,7 @@ export class SemanticSearchService {
       pagination: pageB(query.page, query.limit, ids.length),
       expansionsCount: expansions.length,
       semanticTotal: ids.length,
-      provider: this.deps.suggestions.kind === 'local-wordnet' ? 'local-wordnet' : 'openai-compatible',
+      provider,
       ranking,
     };
   }
@@ -105,20 +115,31 @@ export class SemanticSearchService {
    * Associated words of the topic, from the database tier or generated. Only generation by the
    * model server needs a signed-in caller (it costs money); the embedded generator answers anyone.
    */
-  private async expansions(topic: string, viewer: { id: number } | null): Promise<string[]> {
+  private async expansions(topic: string, viewer: { id: number } | null): Promise<{ words: string[]; provider: SemanticProvider }> {
     const { db, suggestions, logger } = this.deps;
+    const provider: SemanticProvider = suggestions.kind === 'local-wordnet' ? 'local-wordnet' : 'openai-compatible';
     const stored = await readSuggestions(db, 'semantic', topic);
-    if (stored) return stored;
-    if (!viewer && suggestions.kind !== 'local-wordnet') throw new AppError('UNAUTHORIZED', 'Not cached yet: sign in to expand this search');
+    if (stored) return { words: stored, provider };
+    if (!viewer && provider !== 'local-wordnet') throw new AppError('UNAUTHORIZED', 'Not cached yet: sign in to expand this search');
+    const request = { purpose: 'related' as const, text: topic, clubs: [], count: RELATED_COUNT };
     try {
-      const generated = await suggestions.suggest({ purpose: 'related', text: topic, clubs: [], count: RELATED_COUNT });
+      const generated = await suggestions.suggest(request);
       await writeSuggestions(db, 'semantic', topic, generated, RELATED_TTL_SECONDS);
-      return generated;
+      return { words: generated, provider };
     } catch (e) {
       if (!(e instanceof SuggestionError)) throw e;
-      logger.warn({ err: e, topic }, 'semantic expansions could not be generated');
-      return [];
+      if (provider === 'local-wordnet') {
+        logger.warn({ err: e, topic }, 'semantic expansions could not be generated');
+        return { words: [], provider };
+      }
+      logger.warn({ err: e, topic }, 'semantic expansions fell back to the embedded WordNet generator');
     }
+    // Not stored: the model server's own expansions replace these once it answers again.
+    const fallback = await this.local.suggest(request).catch((e: unknown) => {
+      if (!(e instanceof SuggestionError)) throw e;
+      return [];
+    });
+    return { words: fallback, provider: 'local-wordnet' };
   }
 
   /** The ids ordered by their label's similarity to the phrase; undefined when the model fails. */

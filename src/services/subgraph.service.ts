@@ -97,8 +97,8 @@ function checkDocument(document: DocumentNode): void {
 export class SubgraphService {
   private readonly client: SubgraphClient | undefined;
 
-  constructor(deps: Pick<Deps, 'config'>) {
-    this.client = createSubgraphClient(deps.config);
+  constructor(deps: Pick<Deps, 'config' | 'logger'>) {
+    this.client = createSubgraphClient(deps.config, deps.logger);
   }
 
   /** Returns the upstream JSON text unchanged. */

@@ -70,7 +70,8 @@ describe('POST /api/v1/subgraph', () => {
       }
     });
     database = await createTestDatabase();
-    t = await createTestApp({ ENS_SUBGRAPH_URL: upstream.url, SUBGRAPH_TIMEOUT_MS: '600' }, { database });
+    // Failures in a row on purpose: the breaker (test/reliability/providers.test.ts) must not skip the subgraph here.
+    t = await createTestApp({ ENS_SUBGRAPH_URL: upstream.url, SUBGRAPH_TIMEOUT_MS: '600', PROVIDER_BREAKER_FAILURES: '1000' }, { database });
     unset = await createTestApp({ ENS_SUBGRAPH_URL: undefined }, { database });
     down = await createTestApp({ ENS_SUBGRAPH_URL: await closedPortUrl() }, { database });
   });

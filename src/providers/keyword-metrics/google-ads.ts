@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Logger } from 'pino';
-import { KeywordMetricsError, type KeywordMetrics, type KeywordMetricsProvider } from './types.js';
+import { CircuitOpenError, type CircuitBreaker } from '../../lib/circuit-breaker.js';
+import { KeywordMetricsError, KeywordMetricsUnavailableError, type KeywordMetrics, type KeywordMetricsProvider } from './types.js';
 
 export interface GoogleAdsOptions {
   baseUrl: string;
@@ -12,7 +13,10 @@ export interface GoogleAdsOptions {
   refreshToken: string;
   customerId: string;
   loginCustomerId: string | undefined;
+  /** Time budget of one lookup: token renewal and the retry included. */
   timeoutMs: number;
+  /** Guards Google Ads: after repeated failures, lookups fail at once for a while. */
+  breaker: CircuitBreaker;
   logger?: Logger;
 }
 
@@ -51,7 +55,8 @@ class HttpError extends Error {
  * Keyword metrics from the Google Ads API over REST:
  * `POST {baseUrl}/customers/{customerId}:generateKeywordHistoricalMetrics`, authorised by an
  * OAuth access token obtained from the refresh token (kept until shortly before it expires) and
- * the developer token. One retry on a network error, timeout, 429 or 5xx; a 401 renews the token once.
+ * the developer token. One retry on a network error, 429 or 5xx and one token renewal on a 401,
+ * all within one time budget. While the circuit breaker is open Google is not called.
  */
 export class GoogleAdsKeywordMetrics implements KeywordMetricsProvider {
   readonly kind = 'google-ads';
@@ -60,10 +65,21 @@ export class GoogleAdsKeywordMetrics implements KeywordMetricsProvider {
   constructor(private readonly options: GoogleAdsOptions) {}
 
   async fetch(keyword: string): Promise<KeywordMetrics | null> {
+    try {
+      return await this.options.breaker.run(() => this.attempts(keyword), isOutage);
+    } catch (e) {
+      if (e instanceof CircuitOpenError) throw new KeywordMetricsUnavailableError(e.message, { cause: e });
+      throw e;
+    }
+  }
+
+  private async attempts(keyword: string): Promise<KeywordMetrics | null> {
+    const deadline = Date.now() + this.options.timeoutMs;
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.request(keyword);
+        return await this.request(keyword, signal);
       } catch (e) {
         if (e instanceof HttpError && e.status === 401 && !renewed) {
           this.token = undefined;
@@ -71,7 +87,8 @@ export class GoogleAdsKeywordMetrics implements KeywordMetricsProvider {
           continue;
         }
         const transient = !(e instanceof HttpError) || e.status === 429 || e.status >= 500;
-        if (!transient || attempt >= 2 || e instanceof KeywordMetricsError) {
+        const noTimeLeft = signal.aborted || Date.now() + RETRY_DELAY_MS >= deadline;
+        if (!transient || attempt >= 2 || noTimeLeft || e instanceof KeywordMetricsError) {
           throw e instanceof KeywordMetricsError ? e : new KeywordMetricsError('keyword metrics request failed', { cause: e });
         }
         this.options.logger?.warn({ err: e }, 'keyword metrics request failed, retrying');
@@ -80,11 +97,11 @@ export class GoogleAdsKeywordMetrics implements KeywordMetricsProvider {
     }
   }
 
-  private async request(keyword: string): Promise<KeywordMetrics | null> {
+  private async request(keyword: string, signal: AbortSignal): Promise<KeywordMetrics | null> {
     const o = this.options;
     const customer = o.customerId.replace(/-/g, '');
     const headers: Record<string, string> = {
-      authorization: `Bearer ${await this.accessToken()}`,
+      authorization: `Bearer ${await this.accessToken(signal)}`,
       'developer-token': o.developerToken,
       'content-type': 'application/json',
     };
@@ -93,7 +110,7 @@ export class GoogleAdsKeywordMetrics implements KeywordMetricsProvider {
       method: 'POST',
       headers,
       body: JSON.stringify({ keywords: [keyword], keywordPlanNetwork: 'GOOGLE_SEARCH', historicalMetricsOptions: { includeAverageCpc: true } }),
-      signal: AbortSignal.timeout(o.timeoutMs),
+      signal,
     });
     if (!res.ok) throw new HttpError(res.status, 'Google Ads');
     const body: unknown = await res.json();
@@ -103,14 +120,14 @@ export class GoogleAdsKeywordMetrics implements KeywordMetricsProvider {
     return match?.keywordMetrics ? toMetrics(match.keywordMetrics) : null;
   }
 
-  private async accessToken(): Promise<string> {
+  private async accessToken(signal: AbortSignal): Promise<string> {
     if (this.token && this.token.expiresAt > Date.now()) return this.token.value;
     const o = this.options;
     const res = await fetch(o.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'refresh_token', client_id: o.clientId, client_secret: o.clientSecret, refresh_token: o.refreshToken }),
-      signal: AbortSignal.timeout(o.timeoutMs),
+      signal,
     });
     if (!res.ok) throw new HttpError(res.status, 'OAuth token endpoint');
     const body: unknown = await res.json();
@@ -119,6 +136,11 @@ export class GoogleAdsKeywordMetrics implements KeywordMetricsProvider {
     this.token = { value: body.access_token, expiresAt: Date.now() + Math.max(0, lifetimeMs - 60_000) };
     return body.access_token;
   }
+}
+
+/** A 400 refuses this keyword, not the service: the provider is up. */
+function isOutage(e: unknown): boolean {
+  return !(e instanceof KeywordMetricsError && e.cause instanceof HttpError && e.cause.status === 400);
 }
 
 /**

@@ -1,12 +1,11 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
+import { providerBreaker } from '../breaker.js';
 import { GoogleAdsKeywordMetrics } from './google-ads.js';
 import type { KeywordMetricsProvider } from './types.js';
 
 export type { KeywordMetrics, KeywordMetricsProvider } from './types.js';
-export { KeywordMetricsError } from './types.js';
-
-const TIMEOUT_MS = 10_000;
+export { KeywordMetricsError, KeywordMetricsUnavailableError } from './types.js';
 
 /** Google Ads when its credentials are all configured; otherwise none (every fetch is a provider failure). */
 export function createKeywordMetricsProvider(config: Config, logger?: Logger): KeywordMetricsProvider | undefined {
@@ -21,7 +20,8 @@ export function createKeywordMetricsProvider(config: Config, logger?: Logger): K
     refreshToken: g.refreshToken,
     customerId: g.customerId,
     loginCustomerId: g.loginCustomerId,
-    timeoutMs: TIMEOUT_MS,
+    timeoutMs: g.timeoutMs,
+    breaker: providerBreaker('keyword metrics provider', config, logger),
     logger,
   });
 }

@@ -21,3 +21,11 @@ export class KeywordMetricsError extends Error {
     this.name = 'KeywordMetricsError';
   }
 }
+
+/** The provider was not called: its circuit breaker skips it after repeated failures. */
+export class KeywordMetricsUnavailableError extends KeywordMetricsError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'KeywordMetricsUnavailableError';
+  }
+}

@@ -1,11 +1,14 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
+import { CircuitOpenError, type CircuitBreaker } from '../../lib/circuit-breaker.js';
 import { SuggestionError } from './types.js';
 
 export interface EmbeddingOptions {
   baseUrl: string;
   apiKey: string | undefined;
   model: string;
+  /** Time budget of one batch, its retry included. */
   timeoutMs: number;
+  breaker: CircuitBreaker;
 }
 
 const ATTEMPTS = 2;
@@ -15,15 +18,16 @@ const BATCH = 256;
 
 /**
  * Vectors from any OpenAI-compatible `/embeddings` endpoint (OpenAI, vLLM, Ollama, llama.cpp…).
- * The answer is checked (one finite vector per input, all of one length); a timeout, a 429 or
- * 5xx gets one retry; anything else is a SuggestionError, which callers treat as "no model".
+ * The answer is checked (one finite vector per input, all of one length); a 429 or 5xx gets one
+ * retry within the time budget; anything else, an open circuit breaker included, is a
+ * SuggestionError, which callers treat as "no model".
  */
 export class OpenAiEmbeddings {
   readonly kind = 'openai-compatible';
   readonly model: string;
   private readonly client: OpenAI;
 
-  constructor(options: EmbeddingOptions) {
+  constructor(private readonly options: EmbeddingOptions) {
     this.model = options.model;
     this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey ?? 'unused', timeout: options.timeoutMs, maxRetries: 0 });
   }
@@ -35,15 +39,26 @@ export class OpenAiEmbeddings {
   }
 
   private async batch(input: readonly string[]): Promise<number[][]> {
+    try {
+      return await this.options.breaker.run(() => this.attempts(input));
+    } catch (e) {
+      if (e instanceof CircuitOpenError) throw new SuggestionError(e.message, { cause: e });
+      throw e;
+    }
+  }
+
+  private async attempts(input: readonly string[]): Promise<number[][]> {
+    const deadline = Date.now() + this.options.timeoutMs;
     let lastError: unknown;
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
-        const answer = await this.client.embeddings.create({ model: this.model, input: [...input], encoding_format: 'float' });
+        const answer = await this.client.embeddings.create({ model: this.model, input: [...input], encoding_format: 'float' }, { timeout: Math.max(1, deadline - Date.now()) });
         return checked(answer.data, input.length);
       } catch (e) {
         lastError = e;
         if (!retryable(e)) break;
       }
+      if (deadline - Date.now() <= RETRY_DELAY_MS) break;
       if (attempt < ATTEMPTS) await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
     }
     throw new SuggestionError('the model server gave no embeddings', { cause: lastError });

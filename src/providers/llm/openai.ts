@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import type { Logger } from 'pino';
+import { CircuitOpenError, type CircuitBreaker } from '../../lib/circuit-breaker.js';
 import { cleanLabels } from './labels.js';
 import { SuggestionError, type SuggestionGenerator, type SuggestionRequest } from './types.js';
 
@@ -7,7 +8,10 @@ export interface OpenAiOptions {
   baseUrl: string;
   apiKey: string | undefined;
   model: string;
+  /** Time budget of one suggestion, its retry included. */
   timeoutMs: number;
+  /** Guards the model server: after repeated failures, suggestions fail at once for a while. */
+  breaker: CircuitBreaker;
   logger?: Logger;
 }
 
@@ -17,7 +21,8 @@ const RETRY_DELAY_MS = 300;
 /**
  * Suggestions from any OpenAI-compatible chat-completions server (OpenAI, vLLM, Ollama,
  * llama.cpp…). JSON output is requested, the answer is read defensively, and each suggestion is
- * normalized; a timeout, a 429 or 5xx, or an unusable answer gets one retry.
+ * normalized; a 429 or 5xx, or an unusable answer gets one retry within the time budget. While
+ * the circuit breaker is open the server is not called and the answer is an immediate failure.
  */
 export class OpenAiSuggestionGenerator implements SuggestionGenerator {
   readonly kind = 'openai-compatible';
@@ -29,6 +34,16 @@ export class OpenAiSuggestionGenerator implements SuggestionGenerator {
   }
 
   async suggest(request: SuggestionRequest): Promise<string[]> {
+    try {
+      return await this.options.breaker.run(() => this.attempts(request));
+    } catch (e) {
+      if (e instanceof CircuitOpenError) throw new SuggestionError(e.message, { cause: e });
+      throw e;
+    }
+  }
+
+  private async attempts(request: SuggestionRequest): Promise<string[]> {
+    const deadline = Date.now() + this.options.timeoutMs;
     let jsonMode = true;
     let lastError: unknown;
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -38,7 +53,7 @@ export class OpenAiSuggestionGenerator implements SuggestionGenerator {
           messages: prompt(request),
           temperature: 0.7,
           ...(jsonMode ? { response_format: { type: 'json_object' as const } } : {}),
-        });
+        }, { timeout: Math.max(1, deadline - Date.now()) });
         const labels = cleanLabels(extractSuggestions(completion.choices?.[0]?.message?.content), request.text, request.count);
         if (labels.length > 0) return labels;
         lastError = new SuggestionError('the model answered without usable names');
@@ -49,6 +64,7 @@ export class OpenAiSuggestionGenerator implements SuggestionGenerator {
         else if (!retryable(e)) break;
       }
       this.options.logger?.warn({ err: lastError, attempt }, 'suggestion request failed');
+      if (deadline - Date.now() <= RETRY_DELAY_MS) break;
       if (attempt < ATTEMPTS) await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
     }
     throw new SuggestionError('the model server gave no suggestions', { cause: lastError });

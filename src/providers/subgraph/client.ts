@@ -1,4 +1,7 @@
+import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
+import { CircuitOpenError, type CircuitBreaker } from '../../lib/circuit-breaker.js';
+import { providerBreaker } from '../breaker.js';
 
 /** A GraphQL request as relayed: only these members are forwarded. */
 export interface GraphQLRequest {
@@ -7,7 +10,8 @@ export interface GraphQLRequest {
   operationName?: string;
 }
 
-export type SubgraphFailure = 'timeout' | 'network' | 'status' | 'not-json' | 'too-large';
+/** `unavailable`: not called, its circuit breaker skips it after repeated failures. */
+export type SubgraphFailure = 'timeout' | 'network' | 'status' | 'not-json' | 'too-large' | 'unavailable';
 
 export class SubgraphError extends Error {
   constructor(readonly reason: SubgraphFailure, message: string, readonly status?: number) {
@@ -22,6 +26,8 @@ export interface SubgraphClientOptions {
   timeoutMs: number;
   /** Largest response accepted, in bytes. */
   maxResponseBytes?: number;
+  /** Guards the subgraph: after repeated failures, calls fail at once for a while. */
+  breaker?: CircuitBreaker;
 }
 
 const RETRY_DELAY_MS = 200;
@@ -31,7 +37,8 @@ const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
  * HTTP client of an ENS subgraph (The Graph or ENSNode, subgraph-compatible GraphQL). One call
  * has one time budget; a connection failure or a 502/503/504 is retried once if the budget
  * allows. The answer is accepted when it is a JSON object and either 2xx, or 4xx carrying a
- * GraphQL `errors` list (some servers answer invalid queries with 400).
+ * GraphQL `errors` list (some servers answer invalid queries with 400). With a circuit breaker,
+ * a call it skips fails at once with reason `unavailable`.
  */
 export class SubgraphClient {
   private readonly maxBytes: number;
@@ -42,6 +49,18 @@ export class SubgraphClient {
 
   /** Posts the request; returns the upstream JSON text exactly as received. */
   async post(request: GraphQLRequest): Promise<string> {
+    const breaker = this.options.breaker;
+    if (!breaker) return this.attempts(request);
+    try {
+      // A response over the size limit is the query's doing, not an outage.
+      return await breaker.run(() => this.attempts(request), (e) => !(e instanceof SubgraphError && e.reason === 'too-large'));
+    } catch (e) {
+      if (e instanceof CircuitOpenError) throw new SubgraphError('unavailable', e.message);
+      throw e;
+    }
+  }
+
+  private async attempts(request: GraphQLRequest): Promise<string> {
     const deadline = Date.now() + this.options.timeoutMs;
     const payload = JSON.stringify({ query: request.query, variables: request.variables, operationName: request.operationName });
     let lastError: SubgraphError | undefined;
@@ -129,7 +148,8 @@ async function readCapped(res: Response, maxBytes: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The configured subgraph, or undefined when ENS_SUBGRAPH_URL is unset. */
-export function createSubgraphClient(config: Pick<Config, 'ensSubgraphUrl' | 'subgraphTimeoutMs'>): SubgraphClient | undefined {
-  return config.ensSubgraphUrl ? new SubgraphClient({ url: config.ensSubgraphUrl, timeoutMs: config.subgraphTimeoutMs }) : undefined;
+/** The configured subgraph behind its circuit breaker, or undefined when ENS_SUBGRAPH_URL is unset. */
+export function createSubgraphClient(config: Pick<Config, 'ensSubgraphUrl' | 'subgraphTimeoutMs' | 'providerBreaker'>, logger?: Logger): SubgraphClient | undefined {
+  if (!config.ensSubgraphUrl) return undefined;
+  return new SubgraphClient({ url: config.ensSubgraphUrl, timeoutMs: config.subgraphTimeoutMs, breaker: providerBreaker('subgraph', config, logger) });
 }
