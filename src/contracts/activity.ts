@@ -30,7 +30,7 @@ export const ActivityItem = Type.Object({
   currency_address: NullableAddress,
   transaction_hash: Type.Union([Type.String(), Type.Null()]),
   block_number: Type.Union([Type.Integer(), Type.Null()]),
-  metadata: Type.Record(Type.String(), Type.Unknown()),
+  metadata: Type.Record(Type.String(), Type.Unknown(), { description: 'more about the event, by type: order ids, the vote, the previous owner…' }),
   created_at: { ...Timestamp, description: 'when it happened (the block time for chain events)' },
   name: Type.String(),
   token_id: Type.String(),

@@ -62,7 +62,7 @@ export type BulkAdded = Static<typeof BulkAdded>;
 
 const NullableWei = Type.Union([Wei, Type.Null()]);
 export const CartSummary = Type.Object({
-  summary: Type.Record(Type.String(), Type.Integer(), { description: 'items per cart type, every type listed' }),
+  summary: Type.Record(Type.String(), Type.Integer(), { description: 'items per cart type, every type listed', examples: [{ sales: 2, registrations: 1 }] }),
   total: Type.Integer(),
   purchase: Type.Object({
     items: Type.Integer({ description: 'distinct names of the purchase carts with an active listing' }),

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Address, EnsNameParam, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
+import { ORDER_EXAMPLE } from './order.js';
 import { NameOffer } from './search.js';
 import { SearchResult } from './search-result.js';
 
@@ -20,7 +21,7 @@ export const NameListing = Type.Object({
   status: Type.String(),
   seller_address: Address,
   order_hash: Type.String(),
-  order_data: Type.Record(Type.String(), Type.Unknown(), { description: 'the signed Seaport order ({parameters, signature}) to fulfil' }),
+  order_data: Type.Record(Type.String(), Type.Unknown(), { description: 'the signed Seaport order ({parameters, signature}) to fulfil', examples: [ORDER_EXAMPLE] }),
   expires_at: NullableTimestamp,
   created_at: Timestamp,
   source: Type.String(),
@@ -36,7 +37,7 @@ const NAME_EXTRA = {
   creation_date: { ...NullableTimestamp, description: 'first registration known here' },
   last_transfer_date: NullableTimestamp,
   last_sale_price_usd: Nothing('not computed'),
-  metadata: Type.Record(Type.String(), Type.Unknown(), { description: 'ENS text records; none are stored yet, so {}' }),
+  metadata: Type.Record(Type.String(), Type.Unknown(), { description: 'ENS text records; none are stored yet, so {}', examples: [{}] }),
   metadata_updated_at: Nothing('text records are not stored yet'),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -127,7 +128,7 @@ export const NameMetadata = Type.Object({
     display_type: Type.Optional(Type.String()),
     value: Type.Union([Type.String(), Type.Number()]),
   })),
-  metadata: Type.Record(Type.String(), Type.Unknown(), { description: 'ENS text records; none are stored yet, so {}' }),
+  metadata: Type.Record(Type.String(), Type.Unknown(), { description: 'ENS text records; none are stored yet, so {}', examples: [{}] }),
   source: Type.String({ description: 'database' }),
 }, {
   examples: [{
@@ -164,7 +165,7 @@ export const NameLegacy = Type.Object({
   listing_status: Type.Union([Type.String(), Type.Null()]),
   listing_expires_at: NullableTimestamp,
   listing_seller: NullableAddress,
-  listing_order_data: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  listing_order_data: Type.Union([Type.Record(Type.String(), Type.Unknown(), { examples: [ORDER_EXAMPLE] }), Type.Null()]),
   listing_currency_address: NullableAddress,
   listing_source: Type.Union([Type.String(), Type.Null()]),
   active_offers_count: Type.String(),

@@ -12,7 +12,10 @@ export const Notification = Type.Object({
   type: Type.String({ description: 'offer_received, offer_accepted, offer_rejected, offer_updated, offer_expired, listing_sold, listing_expired, listing_unfunded…', examples: ['offer_received'] }),
   ensName: Type.Union([Type.String(), Type.Null()]),
   ensTokenId: Type.Union([Type.String(), Type.Null()]),
-  metadata: Type.Record(Type.String(), Type.Unknown(), { description: 'offer or listing id, amounts in wei (strings), counterpart address…' }),
+  metadata: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'offer or listing id, amounts in wei (strings), counterpart address…',
+    examples: [{ offerId: 12, amountWei: '250000000000000000', currency: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', buyer: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' }],
+  }),
   title: Type.String(),
   message: Type.String(),
   createdAt: Timestamp,

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Address, described, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
-import { OrderData, OrderHash, SignedOrder, Source } from './order.js';
+import { OfferOrderData, OrderHash, SignedOrder, Source } from './order.js';
 
 export const OfferStatus = Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('rejected'), Type.Literal('expired'), Type.Literal('unfunded')]);
 
@@ -11,7 +11,7 @@ export const Offer = Type.Object({
   offer_amount_wei: Wei,
   currency_address: Address,
   order_hash: OrderHash,
-  order_data: OrderData,
+  order_data: OfferOrderData,
   status: Type.String({ description: 'pending, accepted, rejected, expired or unfunded', examples: ['pending'] }),
   created_at: Timestamp,
   expires_at: NullableTimestamp,

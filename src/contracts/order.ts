@@ -42,6 +42,42 @@ export const ORDER_EXAMPLE = {
 } as const;
 export const ORDER_EXAMPLE_HASH = '0x67b3f0b5ca2b1f1133862c96cad5251134f1ff9b59d6b4ca1bbffa6bbb8b2fda';
 
+/** A real offer for the reference: demo account 1 offers 0.4 WETH for coffee.eth, signed with its key. */
+export const OFFER_EXAMPLE = {
+  'parameters': {
+    'offerer': '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+    'zone': '0x0000000000000000000000000000000000000000',
+    'orderType': 0,
+    'startTime': '1795368000',
+    'endTime': '1797960000',
+    'zoneHash': '0x0000000000000000000000000000000000000000000000000000000000000000',
+    'salt': '24446860302761739304752683030156737591518664810215442929812183727491190151169',
+    'conduitKey': '0x0000000000000000000000000000000000000000000000000000000000000000',
+    'counter': '0',
+    'offer': [
+      {
+        'itemType': 1,
+        'token': '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
+        'identifierOrCriteria': '0',
+        'startAmount': '400000000000000000',
+        'endAmount': '400000000000000000'
+      }
+    ],
+    'consideration': [
+      {
+        'itemType': 2,
+        'token': '0x57f1887a8bf19b14fc0df6fd9b2acc9af147ea85',
+        'identifierOrCriteria': '47745988384822878386125752626008226207894757330973631232045716595533468831285',
+        'startAmount': '1',
+        'endAmount': '1',
+        'recipient': '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+      }
+    ]
+  },
+  'signature': '0xf2b81ec1c9263b96833491a881d8a6e32de4c1cc018a86d9d5fd63e827724a52760d3703c20c75c54904d533b5aae39d40027bc631220f33516b03212dbef97c1c'
+} as const;
+export const OFFER_EXAMPLE_HASH = '0x2c338669899ebee458261f6c6352dcd51a1eac6e8445f06011f4e6b43fd0e1a5';
+
 /** A uint256 as seaport-js sends it: decimal, or 0x hex (salts often are). */
 const Uint = Type.String({ pattern: '^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$', format: 'uint256', description: 'uint256 as a decimal or 0x-hex string' });
 const Bytes32 = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', examples: ['0x0000000000000000000000000000000000000000000000000000000000000000'] });
@@ -76,6 +112,7 @@ export const SignedOrder = Type.Object({
 
 /** `order_data` as stored: `{parameters, signature}` of the signed order, normalised (lower-case addresses, decimal numbers). */
 export const OrderData = Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order: {parameters, signature}', examples: [ORDER_EXAMPLE] });
+export const OfferOrderData = Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order: {parameters, signature}', examples: [OFFER_EXAMPLE] });
 
 export const Source = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$', description: 'origin of the order, default grails', examples: ['grails'] });
 export const OrderHash = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: "the order hash (Seaport's getOrderHash), computed by the service", examples: [ORDER_EXAMPLE_HASH] });

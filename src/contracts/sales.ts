@@ -21,7 +21,7 @@ export const Sale = Type.Object({
   source: Type.String({ description: 'grails (our order book) or seaport (another Seaport order)' }),
   platform_fee_wei: NullableWei,
   creator_fee_wei: NullableWei,
-  metadata: Type.Record(Type.String(), Type.Unknown()),
+  metadata: Type.Record(Type.String(), Type.Unknown(), { description: 'what the marketplace of the sale said of it (collection, item), as it came' }),
   sale_date: Timestamp,
   created_at: Timestamp,
   name: Type.String(),

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Address, NullableTimestamp, Timestamp, Wei } from './common.js';
+import { ORDER_EXAMPLE } from './order.js';
 
 const NullableWei = Type.Union([Wei, Type.Null()]);
 const NullableAddress = Type.Union([Address, Type.Null()]);
@@ -11,7 +12,7 @@ export const ResultListing = Type.Object({
   currency_address: Address,
   seller_address: Address,
   order_hash: Type.String(),
-  order_data: Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order {parameters, signature}, what a buyer fulfils' }),
+  order_data: Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order {parameters, signature}, what a buyer fulfils', examples: [ORDER_EXAMPLE] }),
   expires_at: NullableTimestamp,
   source: Type.String(),
   broker_address: NullableAddress,

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 import { Address, ApiVersion, NullableTimestamp, PaginationB, Timestamp, Wei } from './common.js';
+import { OFFER_EXAMPLE } from './order.js';
 import { SearchResult } from './search-result.js';
 
 const Tri = (what: string) =>
@@ -127,7 +128,7 @@ export const NameOffer = Type.Object({
   offer_amount_wei: Wei,
   currency_address: Address,
   order_hash: Type.String(),
-  order_data: Type.Record(Type.String(), Type.Unknown(), { description: 'the signed Seaport order' }),
+  order_data: Type.Record(Type.String(), Type.Unknown(), { description: 'the signed Seaport order', examples: [OFFER_EXAMPLE] }),
   status: Type.String(),
   created_at: Timestamp,
   expires_at: NullableTimestamp,

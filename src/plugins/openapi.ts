@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin';
+import type { TSchema } from 'typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { API_VERSION } from '../lib/envelope.js';
+import { glossedForReference } from '../contracts/glossary.js';
 import { OPERATIONS } from '../contracts/operations.js';
 
 /** `/openapi.json` and the browsable reference at `/docs`, both generated from the route schemas. */
@@ -12,11 +14,18 @@ export const openapiPlugin = fp(async (app) => {
     const named = OPERATIONS[`${[route.method].flat()[0]} ${route.url}`];
     if (!named) return;
     const [operationId, success] = named;
-    const response: Record<string, unknown> = { ...(route.schema.response as Record<string, unknown> | undefined) };
-    for (const [status, schema] of Object.entries(response)) {
-      if (status.startsWith('2') && schema && typeof schema === 'object' && !(schema as { description?: string }).description) response[status] = { ...schema, description: success };
+    // Fields a schema leaves undescribed get the glossary's words (one meaning per field name).
+    const gloss = (schema: unknown) => (schema && typeof schema === 'object' ? glossedForReference(schema as TSchema) : schema);
+    const response: Record<string, unknown> = {};
+    for (const [status, schema] of Object.entries((route.schema.response ?? {}) as Record<string, unknown>)) {
+      const words = gloss(schema) as { description?: string } | undefined;
+      response[status] = status.startsWith('2') && words && !words.description ? { ...words, description: success } : words;
     }
-    route.schema = { operationId, ...route.schema, response } as typeof route.schema;
+    const { body, querystring, params } = route.schema as { body?: unknown; querystring?: unknown; params?: unknown };
+    route.schema = {
+      operationId, ...route.schema, response,
+      ...(body ? { body: gloss(body) } : {}), ...(querystring ? { querystring: gloss(querystring) } : {}), ...(params ? { params: gloss(params) } : {}),
+    } as typeof route.schema;
   });
 
   await app.register(swagger, {
