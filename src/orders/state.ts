@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { transactionOf, type Executor } from '../db/client.js';
+import { setLastSale } from '../db/repositories/ens-names.repository.js';
 import { recordActivity } from '../history/index.js';
 import { bumpTrend } from '../trends/index.js';
 import { recordMoves, type ListingMove, type OfferMove } from './effects.js';
@@ -200,12 +201,7 @@ async function recordSale(trx: Executor, ensNameId: number, row: { seller: strin
     });
     await bumpTrend(transactionOf(trx), 'sales', ensNameId, row.soldAt, 1);
   }
-  await trx
-    .updateTable('ens_names')
-    .set({ last_sale_date: row.soldAt, last_sale_price_wei: row.priceWei, last_sale_currency: row.currency.toLowerCase(), updated_at: sql`now()` })
-    .where('id', '=', ensNameId)
-    .where((eb) => eb.or([eb('last_sale_date', 'is', null), eb('last_sale_date', '<=', row.soldAt)]))
-    .execute();
+  await setLastSale(trx, ensNameId, { soldAt: row.soldAt, priceWei: row.priceWei, currency: row.currency.toLowerCase() });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/client.js';
+import { setClubs } from '../db/repositories/ens-names.repository.js';
 import { AppError } from '../errors.js';
 import { BUILT_IN_CLUBS, clubsOf, isBuiltInClub, isClubName } from '../lib/clubs.js';
 import { InvalidNameError, parseLabel } from '../lib/ens.js';
@@ -73,13 +74,7 @@ async function applyClubs(trx: Executor, ids: readonly number[]): Promise<{ chan
     for (const c of new Set(n.clubs)) if (!next.includes(c)) move(c, -1);
     for (const c of next) if (!n.clubs.includes(c)) move(c, +1);
   }
-  if (updates.length > 0) {
-    await sql`
-      UPDATE ens_names n SET clubs = v.clubs, updated_at = now()
-      FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS v(id bigint, clubs text[])
-      WHERE n.id = v.id
-    `.execute(trx);
-  }
+  await setClubs(trx, updates);
   return { changed: updates.length, deltas };
 }
 

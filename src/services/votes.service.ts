@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { addVotes } from '../db/repositories/ens-names.repository.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { recordActivity } from '../history/index.js';
@@ -99,12 +100,7 @@ export class VoteService {
       const down = (vote === -1 ? 1 : 0) - (previous === -1 ? 1 : 0);
       const counts = up === 0 && down === 0
         ? await trx.selectFrom('ens_names').select(['upvotes', 'downvotes', 'net_score']).where('id', '=', target.id).executeTakeFirstOrThrow()
-        : await trx
-          .updateTable('ens_names')
-          .set({ upvotes: sql`upvotes + ${up}`, downvotes: sql`downvotes + ${down}` })
-          .where('id', '=', target.id)
-          .returning(['upvotes', 'downvotes', 'net_score'])
-          .executeTakeFirstOrThrow();
+        : await addVotes(trx, target.id, up, down);
       const stats: VoteStats = { ensName: target.name, upvotes: counts.upvotes, downvotes: counts.downvotes, netScore: counts.net_score, userVote: asVote(vote) };
       return { stats, boardChanged: (target.upvotes + target.downvotes > 0) !== (counts.upvotes + counts.downvotes > 0) };
     });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { numberToHex } from 'viem';
 import { transactionOf, type Executor } from '../db/client.js';
+import { setLastSale } from '../db/repositories/ens-names.repository.js';
 import { recordActivity } from '../history/index.js';
 import { bumpTrend } from '../trends/index.js';
 import { InvalidNameError, parseEthName, type EthName } from '../lib/ens.js';
@@ -354,11 +355,6 @@ async function recordFill(
     txHash: e.tx, block: e.block, logIndex: e.logIndex, at: soldAt, metadata: { order_hash: e.orderHash },
   });
   await bumpTrend(transactionOf(trx), 'sales', row.id, soldAt, 1);
-  await trx
-    .updateTable('ens_names')
-    .set({ last_sale_date: soldAt, last_sale_price_wei: priceWei, last_sale_currency: currency, updated_at: new Date() })
-    .where('id', '=', row.id)
-    .where((eb) => eb.or([eb('last_sale_date', 'is', null), eb('last_sale_date', '<=', soldAt)]))
-    .execute();
+  await setLastSale(trx, row.id, { soldAt, priceWei, currency });
   return true;
 }

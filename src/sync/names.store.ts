@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/client.js';
+import { insertNameRows, writeChainState } from '../db/repositories/ens-names.repository.js';
 import type { EthName } from '../lib/ens.js';
 import { syncClubsForNames } from '../services/clubs.service.js';
 import type { OrderEffects } from './order-effects.js';
@@ -63,28 +64,15 @@ export interface NewName {
  * present are left alone. Returns the ids of the inserted ones.
  */
 export async function insertNames(trx: Executor, names: readonly NewName[]): Promise<number[]> {
-  if (names.length === 0) return [];
-  const rows = await trx
-    .insertInto('ens_names')
-    .values(names.map((n) => ({
-      name: n.parsed.name,
-      label: n.parsed.label,
-      labelhash: n.parsed.labelhash,
-      namehash: n.parsed.namehash,
-      token_id: n.parsed.tokenId,
-      has_emoji: n.parsed.hasEmoji,
-      wrapped: n.wrapped ?? false,
-      owner_address: n.owner ?? null,
-      registrant_address: n.owner ?? null,
-      registration_date: n.registrationDate ?? null,
-      expiry_date: n.expiryDate ?? null,
-      synced_block: n.position?.block ?? null,
-      synced_log_index: n.position?.logIndex ?? null,
-    })))
-    .onConflict((oc) => oc.column('labelhash').doNothing())
-    .returning('id')
-    .execute();
-  const ids = rows.map((r) => r.id);
+  const ids = await insertNameRows(trx, names.map((n) => ({
+    name: n.parsed,
+    owner: n.owner ?? null,
+    wrapped: n.wrapped ?? false,
+    registrationDate: n.registrationDate ?? null,
+    expiryDate: n.expiryDate ?? null,
+    syncedBlock: n.position?.block ?? null,
+    syncedLogIndex: n.position?.logIndex ?? null,
+  })));
   await syncClubsForNames(trx, ids);
   return ids;
 }
@@ -122,15 +110,7 @@ export async function applyNameState(
     next.wrapped !== row.wrapped ||
     !sameTime(next.registration_date, row.registration_date) ||
     !sameTime(next.expiry_date, row.expiry_date);
-  await trx
-    .updateTable('ens_names')
-    .set({
-      ...(changed ? { ...next, registrant_address: next.owner_address, updated_at: new Date() } : {}),
-      synced_block: position.block,
-      synced_log_index: position.logIndex,
-    })
-    .where('id', '=', row.id)
-    .execute();
+  await writeChainState(trx, row.id, position, changed ? next : undefined);
   Object.assign(row, next, { synced_block: position.block, synced_log_index: position.logIndex });
   if (next.owner_address !== previousOwner) await effects.ownerChanged(trx, row.id, previousOwner, next.owner_address, at);
   return changed;

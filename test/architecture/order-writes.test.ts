@@ -5,12 +5,14 @@ import { test } from 'node:test';
 
 /**
  * Only the order domain (src/orders/) writes `listings`, `offers` and a name's order summaries
- * (`ens_names.highest_offer_*`, `listing_price_wei`, `listing_currency`, `listing_created_at`).
+ * (`ens_names.highest_offer_*`, `listing_price_wei`, `listing_currency`, `listing_created_at`);
+ * only the repositories (src/db/repositories/) and the order domain write `ens_names` at all.
  * dependency-cruiser sees imports, not SQL, so this scans the source. The demo and bulk seed
  * loaders (src/seed/) write with COPY and set-based SQL before the service serves anything, and
  * are the one documented exception.
  */
 const ALLOWED = [/^src\/orders\//, /^src\/seed\//];
+const NAME_WRITERS = [/^src\/orders\//, /^src\/db\/repositories\//, /^src\/seed\//];
 
 const SUMMARY = String.raw`\b(highest_offer_(wei|currency|id)|listing_price_wei|listing_currency|listing_created_at)\b`;
 const WRITES: Array<[string, RegExp]> = [
@@ -21,6 +23,11 @@ const WRITES: Array<[string, RegExp]> = [
   ['write of a name\'s order summary', new RegExp(String.raw`\bSET\b[^;\`]*` + SUMMARY, 'g')],
 ];
 
+const NAME_WRITES: Array<[string, RegExp]> = [
+  ['Kysely write of ens_names', /\b(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(\s*['"`]ens_names\b/g],
+  ['SQL write of ens_names', /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|COPY)\s+ens_names\b/gi],
+];
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
     const full = path.join(dir, entry);
@@ -29,14 +36,14 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every line outside the allowed folders that writes an order table or a summary column. */
-export function orderWritesOutsideOrders(root = 'src'): string[] {
+/** Every line outside the `allowed` folders that matches one of `writes`. */
+function writesOutside(allowed: RegExp[], writes: Array<[string, RegExp]>, root = 'src'): string[] {
   const found: string[] = [];
   for (const file of sourceFiles(root)) {
     const rel = file.split(path.sep).join('/');
-    if (ALLOWED.some((re) => re.test(rel)) || rel.endsWith('.generated.ts') || rel.startsWith('src/db/migrations/')) continue;
+    if (allowed.some((re) => re.test(rel)) || rel.endsWith('.generated.ts') || rel.startsWith('src/db/migrations/')) continue;
     const text = readFileSync(file, 'utf8');
-    for (const [what, re] of WRITES) {
+    for (const [what, re] of writes) {
       for (const m of text.matchAll(re)) {
         const line = text.slice(0, m.index).split('\n').length;
         found.push(`${rel}:${line}: ${what}: ${m[0].split('\n')[0].trim()}`);
@@ -46,9 +53,19 @@ export function orderWritesOutsideOrders(root = 'src'): string[] {
   return found;
 }
 
+/** Every line outside src/orders that writes an order table or a summary column. */
+function orderWritesOutsideOrders(root = 'src'): string[] {
+  return writesOutside(ALLOWED, WRITES, root);
+}
+
 test('only src/orders writes listings, offers and the names\' order summaries', () => {
   const found = orderWritesOutsideOrders();
   assert.deepEqual(found, [], `order writes outside src/orders:\n${found.join('\n')}`);
+});
+
+test('only the repositories and src/orders write ens_names', () => {
+  const found = writesOutside(NAME_WRITERS, NAME_WRITES);
+  assert.deepEqual(found, [], `ens_names writes outside src/db/repositories and src/orders:\n${found.join('\n')}`);
 });
 
 test('the scan sees a write when there is one', () => {
@@ -58,4 +75,10 @@ test('the scan sees a write when there is one', () => {
   assert.ok(writes('UPDATE ens_names n SET highest_offer_wei = NULL WHERE n.id = 1'));
   assert.ok(!writes("db.selectFrom('listings').select(['id', 'listing_price_wei'])"));
   assert.ok(!writes('{ highest_offer_wei: weiString(n.highest_offer_wei) }'));
+  const nameWrites = (text: string) => NAME_WRITES.some(([, re]) => text.match(re) !== null);
+  assert.ok(nameWrites("await trx.updateTable('ens_names').set({ upvotes: 1 })"));
+  assert.ok(nameWrites("trx\n    .insertInto('ens_names')\n    .values(rows)"));
+  assert.ok(nameWrites('UPDATE ens_names n SET clubs = v.clubs FROM x'));
+  assert.ok(!nameWrites("db.selectFrom('ens_names').select('id')"));
+  assert.ok(!nameWrites('SELECT 1 FROM ens_names WHERE id = 1 FOR UPDATE'));
 });
