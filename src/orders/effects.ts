@@ -11,7 +11,7 @@ import { notify, type NewNotification, type NotificationType } from '../services
 
 /**
  * What an order move leaves behind besides the row itself: today the notifications, the activity
- * log (activity.ts) and the offers trend counter. Every move of the state machine (user request,
+ * log (activity.ts) and the offers and listings trend counters. Every move of the state machine (user request,
  * expiry, funds, ownership, chain fill or cancel) ends in `recordMoves`, inside its transaction,
  * so a new kind of record of moves (a webhook) is one more line there.
  */
@@ -20,15 +20,15 @@ export type { ListingMove, MoveCause, OfferMove, OrderMove } from './move-types.
 
 /**
  * Writes the side effects of moves that just happened in `trx`: notices, activity events, and the
- * offers trend counter for each new offer.
+ * offers and listings trend counters for each new offer and listing.
  */
 export async function recordMoves(trx: Executor, moves: readonly OrderMove[]): Promise<void> {
   if (moves.length === 0) return;
   await notify(trx, moves.flatMap(noticesOf));
   await recordActivity(trx, activityOfMoves(moves));
   const now = new Date();
-  const offers = moves.filter((m) => m.order === 'offer' && m.from === null);
-  await bumpTrends(transactionOf(trx), offers.map((m) => ({ metric: 'offers', nameId: m.ensNameId, at: now, delta: 1 })));
+  const placed = moves.filter((m) => m.from === null);
+  await bumpTrends(transactionOf(trx), placed.map((m) => ({ metric: m.order === 'offer' ? 'offers' : 'listings', nameId: m.ensNameId, at: now, delta: 1 })));
 }
 
 function noticesOf(move: OrderMove): NewNotification[] {

@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { loadSearchResults } from '../search/results.js';
-import { topTrending, type TrendPeriodHours } from '../trends/index.js';
+import { COMPOSITE_WEIGHTS, topTrending, trendPeriodStart, type TrendMetric, type TrendPeriodHours } from '../trends/index.js';
+import { sql } from 'kysely';
 
 export type TrendingPeriod = '24h' | '7d';
 
@@ -50,5 +51,106 @@ export class TrendingService {
       };
     });
     return { names, meta: { period, type: 'votes', limit } };
+  }
+
+  /** Names ranked by a counter, as search results with the metrics `metricsOf` gives for the ranked ids. */
+  private async ranked<M>(
+    metric: TrendMetric, period: TrendingPeriod, limit: number, viewerId: number | undefined,
+    metricsOf: (top: Map<number, { total: number; positive: number }>, since: Date) => Promise<Map<number, M>>,
+  ): Promise<(SearchResult & { trending_metrics: M })[]> {
+    const { db } = this.deps;
+    const top = await topTrending(db, metric, PERIOD_HOURS[period], limit);
+    const byId = new Map(top.map((t) => [t.ens_name_id, t]));
+    const [results, metrics] = await Promise.all([
+      loadSearchResults(db, top.map((t) => t.ens_name_id), viewerId),
+      metricsOf(byId, trendPeriodStart(PERIOD_HOURS[period])),
+    ]);
+    return results.flatMap((r) => {
+      const m = metrics.get(r.id);
+      return m === undefined ? [] : [{ ...r, trending_metrics: m }];
+    });
+  }
+
+  /**
+   * Names ranked by page views in the period (one per viewer and UTC day, counted when the view
+   * buffer is flushed). unique_viewers: distinct viewers on the UTC days the period touches.
+   */
+  async views(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
+    const names = await this.ranked('views', period, limit, viewerId, async (top, since) => {
+      const ids = [...top.keys()];
+      const rows = ids.length === 0 ? [] : (await sql<{ id: number; unique_viewers: number; total_views: number }>`
+        SELECT n.id, (SELECT count(DISTINCT viewer)::int FROM name_views_daily d WHERE d.ens_name_id = n.id AND d.day >= ${since}::date) AS unique_viewers,
+          coalesce((SELECT views FROM name_view_counts c WHERE c.ens_name_id = n.id), 0)::int AS total_views
+        FROM unnest(${ids}::bigint[]) AS n(id)`.execute(this.deps.db)).rows;
+      return new Map(rows.map((r) => [r.id, { period, period_views: top.get(r.id)!.total, unique_viewers: r.unique_viewers, total_views: r.total_views }]));
+    });
+    return { names, meta: { period, type: 'views' as const, limit } };
+  }
+
+  /** Names ranked by sales in the period; the prices are valued in wei of ETH. */
+  async sales(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
+    const names = await this.ranked('sales', period, limit, viewerId, async (top, since) => {
+      const ids = [...top.keys()];
+      const rows = ids.length === 0 ? [] : (await sql<{ id: number; volume: string | null; avg: string | null; max: string | null; min: string | null }>`
+        SELECT ens_name_id AS id, sum(v)::text AS volume, trunc(avg(v))::text AS avg, max(v)::text AS max, min(v)::text AS min
+        FROM (SELECT ens_name_id, trunc(eth_value_wei(price_wei, currency_address)) AS v FROM sales WHERE ens_name_id = ANY(${ids}::bigint[]) AND sold_at >= ${since}) s
+        GROUP BY ens_name_id`.execute(this.deps.db)).rows;
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return new Map(ids.map((id) => {
+        const r = byId.get(id);
+        return [id, { period, period_sales: top.get(id)!.total, period_volume: r?.volume ?? '0', avg_price: r?.avg ?? '0', max_price: r?.max ?? '0', min_price: r?.min ?? '0' }];
+      }));
+    });
+    return { names, meta: { period, type: 'sales' as const, limit } };
+  }
+
+  /** Names ranked by offers made in the period; amounts valued in wei of ETH. */
+  async offers(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
+    const names = await this.ranked('offers', period, limit, viewerId, async (top, since) => {
+      const ids = [...top.keys()];
+      const rows = ids.length === 0 ? [] : (await sql<{ id: number; highest: string | null; avg: string | null; bidders: number }>`
+        SELECT ens_name_id AS id, max(v)::text AS highest, trunc(avg(v))::text AS avg, count(DISTINCT buyer_address)::int AS bidders
+        FROM (SELECT ens_name_id, buyer_address, trunc(eth_value_wei(offer_amount_wei, currency_address)) AS v FROM offers WHERE ens_name_id = ANY(${ids}::bigint[]) AND created_at >= ${since}) o
+        GROUP BY ens_name_id`.execute(this.deps.db)).rows;
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return new Map(ids.map((id) => {
+        const r = byId.get(id);
+        return [id, { period, period_offers: top.get(id)!.total, highest_offer: r?.highest ?? '0', avg_offer: r?.avg ?? '0', unique_bidders: r?.bidders ?? 0 }];
+      }));
+    });
+    return { names, meta: { period, type: 'offers' as const, limit } };
+  }
+
+  /** Watchlists do not exist yet: an empty ranking that says so. */
+  watchlist(period: TrendingPeriod, limit: number) {
+    return { names: [], meta: { period, type: 'watchlist' as const, limit, note: 'Watchlists do not exist yet; this ranking stays empty until they do.' } };
+  }
+
+  /**
+   * Names ranked by the composite score: the weighted sum of every signal (COMPOSITE_WEIGHTS),
+   * kept as its own counter by every bump, so the ranking is the top of one index too.
+   */
+  async composite(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
+    const hours = PERIOD_HOURS[period];
+    const names = await this.ranked('composite', period, limit, viewerId, async (top) => {
+      const ids = [...top.keys()];
+      const rows = ids.length === 0 ? [] : await this.deps.db
+        .selectFrom('trend_totals')
+        .select(['ens_name_id', 'metric', 'total', 'positive'])
+        .where('metric', 'in', ['views', 'votes', 'offers', 'listings', 'sales'])
+        .where('period_hours', '=', hours)
+        .where('ens_name_id', 'in', ids)
+        .execute();
+      const of = (id: number, metric: string) => rows.find((r) => r.ens_name_id === id && r.metric === metric);
+      return new Map(ids.map((id) => [id, {
+        period,
+        trending_score: top.get(id)!.total,
+        breakdown: {
+          views: of(id, 'views')?.total ?? 0, watchlist_adds: 0, votes: of(id, 'votes')?.total ?? 0, upvotes: of(id, 'votes')?.positive ?? 0,
+          offers: of(id, 'offers')?.total ?? 0, listings: of(id, 'listings')?.total ?? 0, sales: of(id, 'sales')?.total ?? 0,
+        },
+      }]));
+    });
+    return { names, meta: { period, type: 'composite' as const, limit, score_weights: { ...COMPOSITE_WEIGHTS } } };
   }
 }

@@ -2,10 +2,12 @@
 export {
   bumpTrend,
   bumpTrends,
+  COMPOSITE_WEIGHTS,
   hourOf,
   rebuildTrends,
   rollTrendWindows,
   topTrending,
+  trendPeriodStart,
   TREND_PERIOD_HOURS,
   type TrendBump,
   type TrendEntry,

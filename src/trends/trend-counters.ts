@@ -17,8 +17,34 @@ import { HOUR } from '../lib/time.js';
  *   interleave: every total is exactly the sum of its period's buckets.
  */
 
-/** What is counted. Add a metric here, write it with `bumpTrend`, and give it a source for rebuilds. */
-export type TrendMetric = 'votes' | 'views' | 'sales' | 'offers';
+/**
+ * What is counted. Add a metric here, write it with `bumpTrend`, and give it a source for rebuilds.
+ * `composite` is never bumped directly: every bump of a weighted metric adds its weighted score
+ * to it in the same statement (COMPOSITE_WEIGHTS).
+ */
+export type TrendMetric = 'votes' | 'views' | 'sales' | 'offers' | 'listings' | 'composite';
+
+/**
+ * The composite trending score of a name: views 1, watchlist adds 5, upvotes 3, downvotes -1,
+ * offers 10, listings 8, sales 50 (the original marketplace's weights). Watchlists do not exist
+ * yet, so that weight never applies.
+ */
+export const COMPOSITE_WEIGHTS = { views: 1, watchlist_adds: 5, upvotes: 3, downvotes: -1, offers: 10, listings: 8, sales: 50 } as const;
+
+/** A bump's part of the composite score (votes: `positive` upvotes, the rest downvotes). */
+function compositeDelta(b: TrendBump): number {
+  switch (b.metric) {
+    case 'votes': {
+      const up = b.positiveDelta ?? 0;
+      return COMPOSITE_WEIGHTS.upvotes * up + COMPOSITE_WEIGHTS.downvotes * (b.delta - up);
+    }
+    case 'views': return COMPOSITE_WEIGHTS.views * b.delta;
+    case 'offers': return COMPOSITE_WEIGHTS.offers * b.delta;
+    case 'listings': return COMPOSITE_WEIGHTS.listings * b.delta;
+    case 'sales': return COMPOSITE_WEIGHTS.sales * b.delta;
+    case 'composite': return 0;
+  }
+}
 
 /** The periods of trend_windows (migration 0008), in hours. */
 export const TREND_PERIOD_HOURS = [24, 168] as const;
@@ -47,12 +73,19 @@ export const hourOf = (at: Date): Date => new Date(Math.floor(at.getTime() / HOU
 /** The first hour a period should count at `now`. */
 const windowStart = (periodHours: number, now: Date): Date => new Date(hourOf(now).getTime() - periodHours * HOUR);
 
+/** The first instant a period of `periodHours` counts at `now` (the detail queries of a ranking use it). */
+export const trendPeriodStart = (periodHours: TrendPeriodHours, now = new Date()): Date => windowStart(periodHours, now);
+
 /**
  * Adds events to their hours and to the totals of the periods those hours are in. Call it in the
  * transaction that writes the events. Events older than every period are not counted.
  */
-export async function bumpTrends(trx: Transaction<Database>, bumps: readonly TrendBump[]): Promise<void> {
-  if (bumps.length === 0) return;
+export async function bumpTrends(trx: Transaction<Database>, events: readonly TrendBump[]): Promise<void> {
+  if (events.length === 0) return;
+  const bumps: TrendBump[] = [
+    ...events.filter((b) => b.metric !== 'composite'),
+    ...events.map((b) => ({ metric: 'composite' as const, nameId: b.nameId, at: b.at, delta: compositeDelta(b) })).filter((b) => b.delta !== 0),
+  ];
   // Shared with other writers; a roll of the windows (exclusive) waits for this transaction to end.
   await sql`SELECT pg_advisory_xact_lock_shared(${LOCK})`.execute(trx);
   await sql`
@@ -76,7 +109,7 @@ export async function bumpTrends(trx: Transaction<Database>, bumps: readonly Tre
 }
 
 /** One event (or, with a negative delta, one taken back); see `bumpTrends`. */
-export function bumpTrend(trx: Transaction<Database>, metric: TrendMetric, nameId: number, at: Date, delta: number, positiveDelta = 0): Promise<void> {
+export function bumpTrend(trx: Transaction<Database>, metric: Exclude<TrendMetric, 'composite'>, nameId: number, at: Date, delta: number, positiveDelta = 0): Promise<void> {
   return bumpTrends(trx, [{ metric, nameId, at, delta, positiveDelta }]);
 }
 
@@ -152,6 +185,27 @@ const SOURCES: Partial<Record<TrendMetric, (trx: Transaction<Database>, since: D
       WHERE cast_at >= ${since} ORDER BY user_id, ens_name_id, cast_at DESC, id DESC
     ) latest
     WHERE vote <> 0
+    GROUP BY 1, 3`.execute(trx),
+  sales: (trx, since) => sql`
+    INSERT INTO trend_buckets (hour, metric, ens_name_id, total, positive)
+    SELECT date_trunc('hour', sold_at, 'UTC'), 'sales', ens_name_id, count(*), 0 FROM sales WHERE sold_at >= ${since} GROUP BY 1, 3`.execute(trx),
+  offers: (trx, since) => sql`
+    INSERT INTO trend_buckets (hour, metric, ens_name_id, total, positive)
+    SELECT date_trunc('hour', created_at, 'UTC'), 'offers', ens_name_id, count(*), 0 FROM offers WHERE created_at >= ${since} GROUP BY 1, 3`.execute(trx),
+  listings: (trx, since) => sql`
+    INSERT INTO trend_buckets (hour, metric, ens_name_id, total, positive)
+    SELECT date_trunc('hour', created_at, 'UTC'), 'listings', ens_name_id, count(*), 0 FROM listings WHERE created_at >= ${since} GROUP BY 1, 3`.execute(trx),
+  // after every other source (object order): the weighted sum of the other metrics' buckets
+  composite: (trx, since) => sql`
+    INSERT INTO trend_buckets (hour, metric, ens_name_id, total, positive)
+    SELECT hour, 'composite', ens_name_id, sum(CASE metric
+        WHEN 'votes' THEN ${COMPOSITE_WEIGHTS.upvotes} * positive + ${COMPOSITE_WEIGHTS.downvotes} * (total - positive)
+        WHEN 'views' THEN ${COMPOSITE_WEIGHTS.views} * total
+        WHEN 'offers' THEN ${COMPOSITE_WEIGHTS.offers} * total
+        WHEN 'listings' THEN ${COMPOSITE_WEIGHTS.listings} * total
+        WHEN 'sales' THEN ${COMPOSITE_WEIGHTS.sales} * total
+      END), 0
+    FROM trend_buckets WHERE hour >= ${since} AND metric <> 'composite'
     GROUP BY 1, 3`.execute(trx),
 };
 

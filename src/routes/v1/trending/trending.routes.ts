@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { TrendingService } from '../../../services/trending.service.js';
 import { Envelope, errors } from '../../../contracts/common.js';
-import { TrendingQuery, TrendingVotes } from '../../../contracts/trending.js';
+import { TrendingComposite, TrendingOffers, TrendingQuery, TrendingSales, TrendingViews, TrendingVotes, TrendingWatchlist } from '../../../contracts/trending.js';
 
 export const trendingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const trending = new TrendingService(app.deps);
@@ -25,4 +25,69 @@ export const trendingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Envelope(TrendingVotes), ...errors('VALIDATION_ERROR', 'UNAUTHORIZED') },
     },
   }, async (request) => ok(await trending.votes(request.query.period, request.query.limit, request.user?.id)));
+
+  const common = 'Each name is a standard search result plus `trending_metrics`. A period is whole UTC hours: the current ' +
+    'hour and the 24 (7d: 168) before it. Read from the trend counters that each event keeps in its own transaction. ' +
+    "With a valid bearer token each entry also carries the caller's `user_vote`; a bad token is 401.";
+  const errs = errors('VALIDATION_ERROR', 'UNAUTHORIZED');
+
+  app.get('/trending/views', {
+    config: { auth: 'optional' },
+    schema: {
+      tags: ['votes'],
+      summary: 'Names ranked by page views in the last 24 hours or 7 days',
+      description: `${common}\n\nA view counts once per viewer and UTC day. Ranked by period_views descending, then name id.`,
+      querystring: TrendingQuery,
+      response: { 200: Envelope(TrendingViews), ...errs },
+    },
+  }, async (request) => ok(await trending.views(request.query.period, request.query.limit, request.user?.id)));
+
+  app.get('/trending/sales', {
+    config: { auth: 'optional' },
+    schema: {
+      tags: ['votes'],
+      summary: 'Names ranked by sales in the last 24 hours or 7 days',
+      description: `${common}\n\nEvery recorded sale counts (our order book and other Seaport orders). Ranked by period_sales ` +
+        'descending, then name id. Prices are valued in wei of ETH (WETH as ETH, USDC at the latest ETH/USD price).',
+      querystring: TrendingQuery,
+      response: { 200: Envelope(TrendingSales), ...errs },
+    },
+  }, async (request) => ok(await trending.sales(request.query.period, request.query.limit, request.user?.id)));
+
+  app.get('/trending/offers', {
+    config: { auth: 'optional' },
+    schema: {
+      tags: ['votes'],
+      summary: 'Names ranked by offers made in the last 24 hours or 7 days',
+      description: `${common}\n\nEvery offer placed counts, whatever became of it. Ranked by period_offers descending, then ` +
+        'name id. Amounts are valued in wei of ETH.',
+      querystring: TrendingQuery,
+      response: { 200: Envelope(TrendingOffers), ...errs },
+    },
+  }, async (request) => ok(await trending.offers(request.query.period, request.query.limit, request.user?.id)));
+
+  app.get('/trending/watchlist', {
+    config: { auth: 'optional' },
+    schema: {
+      tags: ['votes'],
+      summary: 'Names ranked by watchlist additions (empty until watchlists exist)',
+      description: 'Watchlists do not exist yet, so `names` is always empty and `meta.note` says so; the shape is the ' +
+        "reference's (`trending_metrics: {period, period_additions, total_watchers}`).",
+      querystring: TrendingQuery,
+      response: { 200: Envelope(TrendingWatchlist), ...errs },
+    },
+  }, async (request) => ok(trending.watchlist(request.query.period, request.query.limit)));
+
+  app.get('/trending/composite', {
+    config: { auth: 'optional' },
+    schema: {
+      tags: ['votes'],
+      summary: 'Names ranked by a weighted score of every signal',
+      description: `${common}\n\ntrending_score = 1 × views + 5 × watchlist adds + 3 × upvotes − 1 × downvotes + 10 × offers + ` +
+        '8 × listings + 50 × sales in the period (the weights are in `meta.score_weights`; votes as in /trending/votes). ' +
+        'Ranked by trending_score descending, then name id; names with a score of 0 or less are left out.',
+      querystring: TrendingQuery,
+      response: { 200: Envelope(TrendingComposite), ...errs },
+    },
+  }, async (request) => ok(await trending.composite(request.query.period, request.query.limit, request.user?.id)));
 };
