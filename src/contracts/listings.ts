@@ -60,3 +60,11 @@ export const CreateListingBody = Type.Object({
   orderHash: Type.Optional(described('claimed order hash; must equal the one the service computes', OrderHash)),
 });
 export type CreateListingBody = Static<typeof CreateListingBody>;
+
+export const UpdateListingBody = Type.Object({
+  orderData: Type.Optional(described("the seller's re-signed order for the same name: {parameters, signature}; it replaces the listing", SignedOrder)),
+  priceWei: Type.Optional({ ...Wei, description: 'the new price in wei; must equal the price of the re-signed order' }),
+  expiresAt: Type.Optional(described('the new end time; must equal the end time of the re-signed order (null: none)', NullableTimestamp)),
+  source: Type.Optional(described("origin of the new order; default: the listing's own", Source)),
+});
+export type UpdateListingBody = Static<typeof UpdateListingBody>;

@@ -138,3 +138,33 @@ export function jsonStrings(...fields: string[]): preValidationAsyncHookHandler 
     }
   };
 }
+
+function badField(field: string, message: string): AppError {
+  return new AppError('VALIDATION_ERROR', `${field} ${message}`, { field });
+}
+
+/**
+ * The original's clients send `order_data` as a JSON string: parsed here, before validation, so
+ * the schema checks the order inside. `price_wei` must arrive as a JSON string (see jsonStrings).
+ * `list` names the array of orders in a bulk body.
+ */
+export function orderDataStrings(list?: string): preValidationAsyncHookHandler {
+  return async (request) => {
+    const body = request.body;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+    const items = list === undefined ? [['body', body]] : Array.isArray((body as Record<string, unknown>)[list])
+      ? ((body as Record<string, unknown[]>)[list]).map((item, i) => [`body.${list}.${i}`, item] as const)
+      : [];
+    for (const [path, item] of items) {
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
+      const o = item as Record<string, unknown>;
+      if (o.price_wei !== undefined && typeof o.price_wei !== 'string') throw badField(`${path}.price_wei`, 'must be a string');
+      if (typeof o.order_data !== 'string') continue;
+      try {
+        o.order_data = JSON.parse(o.order_data);
+      } catch {
+        throw badField(`${path}.order_data`, 'must be the signed order as an object or as a JSON string of one');
+      }
+    }
+  };
+}

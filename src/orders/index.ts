@@ -7,6 +7,8 @@
  */
 export { ListingService } from './listings.service.js';
 export { OfferService } from './offers.service.js';
+export { OrderService } from './orders.service.js';
+export { OrderToolsService } from './order-tools.service.js';
 export { orderJobs, orderExpiryJob, orderValidationJob, sweepExpiredOrders } from './jobs.js';
 export { marketplaceOrderEffects } from './sync-effects.js';
 export { recheckOrders, type RecheckResult } from './recheck.js';

@@ -168,3 +168,8 @@ export async function orderHashExists(db: Executor, orderHash: string): Promise<
   ]);
   return l !== undefined || o !== undefined;
 }
+
+/** The listing with this order hash (unique), if any. */
+export async function findListingIdByHash(db: Executor, orderHash: string): Promise<number | undefined> {
+  return (await db.selectFrom('listings').select('id').where('order_hash', '=', orderHash).executeTakeFirst())?.id;
+}

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import {
   countListings, findActiveListingsOfName, findListingById, listListings, orderHashExists,
-  type ListingFilters, type ListingRow, type ListingSort,
+  type ListingFilters, type ListingRow, type ListingSort, type NewListing,
 } from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
 import { pagedTotal } from './status-parts.js';
@@ -9,10 +9,33 @@ import { AppError } from '../errors.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
-import type { CreateListingBody, Listing, ListingsQuery } from '../contracts/listings.js';
+import type { Executor } from '../db/client.js';
+import type { CreateListingBody, Listing, ListingsQuery, UpdateListingBody } from '../contracts/listings.js';
 import type { AuthUser } from '../services/tokens.js';
-import { cancelListing, placeListing } from './user-moves.js';
-import { checkClaims, checkTokenKind, findNameByToken, listingTerms, parseSignedOrder, verifyOrderSignature } from './validation.js';
+import { cancelListing, placeListing, replaceListing } from './user-moves.js';
+import {
+  checkClaims, checkCounter, checkTokenKind, findNameByToken, listingTerms, parseSignedOrder, verifyOrderSignature,
+  type CounterMemo, type ListingTerms, type NameForOrder, type ParsedOrder, type SignedOrderInput,
+} from './validation.js';
+
+/** A listing that passed every check of `ListingService.check`, ready to store. */
+export interface CheckedListing {
+  order: ParsedOrder;
+  terms: ListingTerms;
+  name: NameForOrder;
+}
+
+/** What a signed listing says, for comparing with what the client claims beside it. */
+export interface ListingFacts {
+  ensNameId: number;
+  ensName: string;
+  tokenId: string;
+  sellerAddress: string;
+  priceWei: string;
+  currencyAddress: string;
+  expiresAt: Date | null;
+  orderHash: string;
+}
 
 export function toListing(row: ListingRow): Listing {
   return {
@@ -75,56 +98,104 @@ export class ListingService {
   }
 
   /**
-   * Stores a listing from a signed order after checking it (see order-validation.ts): offerer is
-   * the caller, one name token for one currency, the seller owns the name, claims agree, the
-   * signature is the seller's, the order is new. The seller's earlier open listings of the name
-   * are cancelled (replaced); active listings of anyone else become unfunded (ownership_lost).
+   * Every check of a new listing (see validation.ts), without storing it: the offerer is the caller,
+   * one name token for one currency, claims agree (`claims` compares what the client sent with the
+   * facts of the signed order, under the client's own field names), the seller owns the name, the
+   * signature is the seller's, the counter is the current one (with an RPC), the order is new.
    */
-  async create(user: AuthUser, body: CreateListingBody): Promise<Listing> {
+  async check(caller: string, orderData: SignedOrderInput, claims: (facts: ListingFacts) => void, memo?: CounterMemo): Promise<CheckedListing> {
     const { config, db } = this.deps;
-    const order = parseSignedOrder(body.orderData);
-    const caller = user.address.toLowerCase();
+    const order = parseSignedOrder(orderData);
     if (order.components.offerer !== caller) {
       throw new AppError('INVALID_ORDER', 'The order\'s offerer must be the signed-in seller', { reason: 'offerer_not_caller', field: 'body.orderData.parameters.offerer', expected: caller, got: order.components.offerer });
     }
     const terms = listingTerms(order, config);
     const name = await findNameByToken(db, terms.token);
-    if (!name) throw new AppError('ENS_NAME_NOT_FOUND', 'The order\'s token is not a name known here');
+    if (!name) throw new AppError('ENS_NAME_NOT_FOUND', 'The order\'s token is not a name known here', { field: 'body.orderData.parameters.offer.0.identifierOrCriteria' });
     checkTokenKind(name, terms.token);
-    checkClaims(
-      { ensNameId: body.ensNameId, sellerAddress: body.sellerAddress, priceWei: body.priceWei, currencyAddress: body.currencyAddress, expiresAt: body.expiresAt, orderHash: body.orderHash },
-      { ensNameId: name.id, sellerAddress: terms.seller, priceWei: terms.priceWei.toString(), currencyAddress: terms.currency, expiresAt: terms.expiresAt, orderHash: order.hash },
-    );
-    if (name.owner_address !== terms.seller) throw new AppError('NOT_OWNER', `${name.name} is not owned by ${terms.seller}`);
+    claims({ ensNameId: name.id, ensName: name.name, tokenId: terms.token.tokenId.toString(), sellerAddress: terms.seller, priceWei: terms.priceWei.toString(), currencyAddress: terms.currency, expiresAt: terms.expiresAt, orderHash: order.hash });
+    if (name.owner_address !== terms.seller) throw new AppError('NOT_OWNER', `${name.name} is not owned by ${terms.seller}`, { field: 'body.orderData.parameters.offerer' });
     if (name.expiry_date !== null && name.expiry_date.getTime() <= Date.now()) {
       throw new AppError('INVALID_ORDER', `${name.name} has expired and cannot be transferred`, { reason: 'name_expired' });
     }
     await verifyOrderSignature(this.deps, order);
+    await checkCounter(this.deps, order, memo);
     if (await orderHashExists(db, order.hash)) throw new AppError('DUPLICATE_ORDER', 'This order is already stored', { orderHash: order.hash });
+    return { order, terms, name };
+  }
 
-    let id: number;
+  /** Stores a checked listing inside `trx` (see placeListing) and queues its chain re-check. */
+  async place(trx: Executor, { order, terms, name }: CheckedListing, source: string | undefined): Promise<number> {
+    const listingId = await placeListing(trx, this.newListing({ order, terms, name }, source));
+    if (this.deps.rpc) await this.deps.jobs.send('orders.validate', { listingIds: [listingId] }, { trx });
+    return listingId;
+  }
+
+  private newListing({ order, terms, name }: CheckedListing, source: string | undefined): NewListing {
+    return {
+      ensNameId: name.id,
+      seller: terms.seller,
+      priceWei: terms.priceWei.toString(),
+      currency: terms.currency,
+      orderHash: order.hash,
+      orderData: order.orderData,
+      source: (source ?? 'grails').toLowerCase(),
+      expiresAt: terms.expiresAt,
+      brokerAddress: terms.broker?.address ?? null,
+      brokerFeeBps: terms.broker?.feeBps ?? null,
+    };
+  }
+
+  /** Stores a checked listing in a transaction of its own; returns its id. */
+  store(checked: CheckedListing, source: string | undefined): Promise<number> {
+    return this.inTransaction(checked.order.hash, (trx) => this.place(trx, checked, source));
+  }
+
+  /** Runs `write` in one transaction; a concurrent copy of the same order is 409 DUPLICATE_ORDER. */
+  private async inTransaction<T>(orderHash: string, write: (trx: Executor) => Promise<T>): Promise<T> {
     try {
-      id = await db.transaction().execute(async (trx) => {
-        const listingId = await placeListing(trx, {
-          ensNameId: name.id,
-          seller: terms.seller,
-          priceWei: terms.priceWei.toString(),
-          currency: terms.currency,
-          orderHash: order.hash,
-          orderData: order.orderData,
-          source: (body.source ?? 'grails').toLowerCase(),
-          expiresAt: terms.expiresAt,
-          brokerAddress: terms.broker?.address ?? null,
-          brokerFeeBps: terms.broker?.feeBps ?? null,
-        });
-        if (this.deps.rpc) await this.deps.jobs.send('orders.validate', { listingIds: [listingId] }, { trx });
-        return listingId;
-      });
+      return await this.deps.db.transaction().execute(write);
     } catch (err) {
-      if (isUniqueViolation(err, 'listings_order_hash_key')) throw new AppError('DUPLICATE_ORDER', 'This order is already stored', { orderHash: order.hash });
+      if (isUniqueViolation(err, 'listings_order_hash_key')) throw new AppError('DUPLICATE_ORDER', 'This order is already stored', { orderHash });
       throw err;
     }
-    return this.get(id);
+  }
+
+  /**
+   * Stores a listing from a signed order after `check`. The seller's earlier open listings of the
+   * name are cancelled (replaced); active listings of anyone else become unfunded (ownership_lost).
+   */
+  async create(user: AuthUser, body: CreateListingBody): Promise<Listing> {
+    const checked = await this.check(user.address.toLowerCase(), body.orderData, (f) => checkClaims(
+      { ensNameId: body.ensNameId, sellerAddress: body.sellerAddress, priceWei: body.priceWei, currencyAddress: body.currencyAddress, expiresAt: body.expiresAt, orderHash: body.orderHash },
+      { ensNameId: f.ensNameId, sellerAddress: f.sellerAddress, priceWei: f.priceWei, currencyAddress: f.currencyAddress, expiresAt: f.expiresAt, orderHash: f.orderHash },
+    ));
+    return this.get(await this.store(checked, body.source));
+  }
+
+  /**
+   * PUT /listings/:id: a new price (or end time, or currency) by the seller's re-signed order for
+   * the same name. Checked as a new listing; in one transaction, under the name's lock, the listing
+   * must still be the seller's and live, and it is cancelled (replaced) as the new one is stored.
+   */
+  async update(user: AuthUser, id: number, body: UpdateListingBody): Promise<Listing> {
+    if (body.orderData === undefined) {
+      if (body.priceWei === undefined && body.expiresAt === undefined) throw new AppError('NO_UPDATES', 'Send the re-signed order as orderData (with priceWei and/or expiresAt if you like)');
+      throw new AppError('VALIDATION_ERROR', 'A new price or end time needs the seller\'s re-signed order: send it as body.orderData', { field: 'body.orderData' });
+    }
+    const caller = user.address.toLowerCase();
+    const current = await findListingById(this.deps.db, id);
+    if (!current) throw new AppError('LISTING_NOT_FOUND', `Listing ${id} not found`);
+    if (current.seller_address !== caller) throw new AppError('FORBIDDEN', 'Only the seller can update this listing');
+    if (current.status !== 'active' && current.status !== 'unfunded') throw new AppError('INVALID_STATE', `A ${current.status} listing cannot be updated`, { status: current.status });
+    const checked = await this.check(caller, body.orderData, (f) => {
+      if (f.ensNameId !== current.ens_name_id) {
+        throw new AppError('INVALID_ORDER', `The new order must list ${current.ens_name}, the name of listing ${id}`, { reason: 'other_name', field: 'body.orderData.parameters.offer.0', expected: current.token_id, got: f.tokenId });
+      }
+      checkClaims({ priceWei: body.priceWei, expiresAt: body.expiresAt }, { priceWei: f.priceWei, expiresAt: f.expiresAt });
+    });
+    const newId = await this.inTransaction(checked.order.hash, (trx) => replaceListing(trx, caller, id, () => this.place(trx, checked, body.source ?? current.source)));
+    return this.get(newId);
   }
 
   /**

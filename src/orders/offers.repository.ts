@@ -130,3 +130,8 @@ export async function insertOffer(trx: Executor, o: NewOffer): Promise<number> {
     .executeTakeFirstOrThrow();
   return row.id;
 }
+
+/** The offer with this order hash (unique), if any. */
+export async function findOfferIdByHash(db: Executor, orderHash: string): Promise<number | undefined> {
+  return (await db.selectFrom('offers').select('id').where('order_hash', '=', orderHash).executeTakeFirst())?.id;
+}

@@ -9,7 +9,30 @@ import { isUniqueViolation } from '../lib/pg-errors.js';
 import { iso } from '../lib/time.js';
 import type { CreateOfferBody, Offer, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../contracts/offers.js';
 import { placeOffer, updateOffer } from './user-moves.js';
-import { checkClaims, checkTokenKind, findNameByToken, offerTerms, parseSignedOrder, verifyOrderSignature, type ParsedOrder } from './validation.js';
+import {
+  checkClaims, checkCounter, checkTokenKind, findNameByToken, offerTerms, parseSignedOrder, verifyOrderSignature,
+  type CounterMemo, type NameForOrder, type OfferTerms, type ParsedOrder, type SignedOrderInput,
+} from './validation.js';
+import type { Executor } from '../db/client.js';
+
+/** An offer that passed every check of `OfferService.check`, ready to store. */
+export interface CheckedOffer {
+  order: ParsedOrder;
+  terms: OfferTerms;
+  name: NameForOrder;
+}
+
+/** What a signed offer says, for comparing with what the client claims beside it. */
+export interface OfferFacts {
+  ensNameId: number;
+  ensName: string;
+  tokenId: string;
+  buyerAddress: string;
+  offerAmountWei: string;
+  currencyAddress: string;
+  expiresAt: Date | null;
+  orderHash: string;
+}
 import type { AuthUser } from '../services/tokens.js';
 
 export function toOffer(row: OfferRow): Offer {
@@ -59,59 +82,74 @@ export class OfferService {
   }
 
   /** Checks a signed offer order (see order-validation.ts) and the name it asks for. */
-  private async checkOrder(orderData: CreateOfferBody['orderData'], buyer: string) {
+  private async checkOrder(orderData: SignedOrderInput, buyer: string) {
     const order = parseSignedOrder(orderData);
     if (order.components.offerer !== buyer) {
       throw new AppError('INVALID_ORDER', 'The order\'s offerer must be the signed-in buyer', { reason: 'offerer_not_caller', field: 'body.orderData.parameters.offerer', expected: buyer, got: order.components.offerer });
     }
     const terms = offerTerms(order, this.deps.config);
     const name = await findNameByToken(this.deps.db, terms.token);
-    if (!name) throw new AppError('ENS_NAME_NOT_FOUND', 'The order\'s token is not a name known here');
+    if (!name) throw new AppError('ENS_NAME_NOT_FOUND', 'The order\'s token is not a name known here', { field: 'body.orderData.parameters.consideration' });
     checkTokenKind(name, terms.token);
     return { order, terms, name };
   }
 
-  private async checkNewOrder(order: ParsedOrder): Promise<void> {
+  private async checkNewOrder(order: ParsedOrder, memo?: CounterMemo): Promise<void> {
     await verifyOrderSignature(this.deps, order);
+    await checkCounter(this.deps, order, memo);
     if (await orderHashExists(this.deps.db, order.hash)) throw new AppError('DUPLICATE_ORDER', 'This order is already stored', { orderHash: order.hash });
   }
 
   /**
-   * Stores an offer from a signed order: the offerer is the caller, it gives an accepted ERC-20
-   * amount for one name token, claims agree, the signature is the buyer's, the order is new. The
-   * name's highest offer is recalculated and its owner notified (offer_received).
+   * Every check of a new offer, without storing it: the offerer is the caller, it gives an accepted
+   * ERC-20 amount for one name token, claims agree (`claims` compares under the client's own field
+   * names), the buyer does not own the name, the signature is the buyer's, the counter is the
+   * current one (with an RPC), the order is new.
+   */
+  async check(buyer: string, orderData: SignedOrderInput, claims: (facts: OfferFacts) => void, memo?: CounterMemo): Promise<CheckedOffer> {
+    const { order, terms, name } = await this.checkOrder(orderData, buyer);
+    claims({ ensNameId: name.id, ensName: name.name, tokenId: terms.token.tokenId.toString(), buyerAddress: terms.buyer, offerAmountWei: terms.amountWei.toString(), currencyAddress: terms.currency, expiresAt: terms.expiresAt, orderHash: order.hash });
+    if (name.owner_address === buyer) throw new AppError('INVALID_ORDER', 'You cannot make an offer on a name you own', { reason: 'own_name', field: 'body.orderData.parameters.offerer' });
+    await this.checkNewOrder(order, memo);
+    return { order, terms, name };
+  }
+
+  /** Stores a checked offer inside `trx` (see placeOffer) and queues its funds re-check. */
+  async place(trx: Executor, { order, terms, name }: CheckedOffer, source: string | undefined): Promise<number> {
+    const offerId = await placeOffer(trx, {
+      ensNameId: name.id,
+      buyer: terms.buyer,
+      amountWei: terms.amountWei.toString(),
+      currency: terms.currency,
+      orderHash: order.hash,
+      orderData: order.orderData,
+      source: (source ?? 'grails').toLowerCase(),
+      expiresAt: terms.expiresAt,
+    });
+    if (this.deps.rpc) await this.deps.jobs.send('orders.validate', { offerIds: [offerId] }, { trx });
+    return offerId;
+  }
+
+  /**
+   * Stores an offer from a signed order after `check`. The name's highest offer is recalculated
+   * and its owner notified (offer_received).
    */
   async create(user: AuthUser, body: CreateOfferBody): Promise<Offer> {
-    const buyer = user.address.toLowerCase();
-    const { order, terms, name } = await this.checkOrder(body.orderData, buyer);
-    checkClaims(
+    const checked = await this.check(user.address.toLowerCase(), body.orderData, (f) => checkClaims(
       { ensNameId: body.ensNameId, buyerAddress: body.buyerAddress, offerAmountWei: body.offerAmountWei, currencyAddress: body.currencyAddress, expiresAt: body.expiresAt, orderHash: body.orderHash },
-      { ensNameId: name.id, buyerAddress: terms.buyer, offerAmountWei: terms.amountWei.toString(), currencyAddress: terms.currency, expiresAt: terms.expiresAt, orderHash: order.hash },
-    );
-    if (name.owner_address === buyer) throw new AppError('INVALID_ORDER', 'You cannot make an offer on a name you own', { reason: 'own_name' });
-    await this.checkNewOrder(order);
+      { ensNameId: f.ensNameId, buyerAddress: f.buyerAddress, offerAmountWei: f.offerAmountWei, currencyAddress: f.currencyAddress, expiresAt: f.expiresAt, orderHash: f.orderHash },
+    ));
+    return this.get(await this.store(checked, body.source));
+  }
 
-    let id: number;
+  /** Stores a checked offer in a transaction of its own; returns its id (409 DUPLICATE_ORDER for a concurrent copy). */
+  async store(checked: CheckedOffer, source: string | undefined): Promise<number> {
     try {
-      id = await this.deps.db.transaction().execute(async (trx) => {
-        const offerId = await placeOffer(trx, {
-          ensNameId: name.id,
-          buyer,
-          amountWei: terms.amountWei.toString(),
-          currency: terms.currency,
-          orderHash: order.hash,
-          orderData: order.orderData,
-          source: (body.source ?? 'grails').toLowerCase(),
-          expiresAt: terms.expiresAt,
-        });
-        if (this.deps.rpc) await this.deps.jobs.send('orders.validate', { offerIds: [offerId] }, { trx });
-        return offerId;
-      });
+      return await this.deps.db.transaction().execute((trx) => this.place(trx, checked, source));
     } catch (err) {
-      if (isUniqueViolation(err, 'offers_order_hash_key')) throw new AppError('DUPLICATE_ORDER', 'This order is already stored', { orderHash: order.hash });
+      if (isUniqueViolation(err, 'offers_order_hash_key')) throw new AppError('DUPLICATE_ORDER', 'This order is already stored', { orderHash: checked.order.hash });
       throw err;
     }
-    return this.get(id);
   }
 
   /**

@@ -98,6 +98,16 @@ async function listingProblem(reads: Reads, listing: { seller_address: string; o
   return undefined;
 }
 
+/** What keeps a signed listing from being filled now, by the re-check's reads; undefined when nothing (POST /orders/validate). */
+export function listingChainProblem(rpc: PublicClient, seaport: string, listing: { seller_address: string; order_data: unknown }): Promise<string | undefined> {
+  return listingProblem(new Reads(rpc), listing, seaport);
+}
+
+/** What keeps a signed offer from being filled now (balance, allowance); undefined when nothing. */
+export function offerChainProblem(rpc: PublicClient, seaport: string, offer: { buyer_address: string; currency_address: string; offer_amount_wei: string; order_data: unknown }): Promise<string | undefined> {
+  return offerProblem(new Reads(rpc), offer, seaport);
+}
+
 /**
  * Re-checks live orders against the chain: offers (pending, or unfunded for a reason of ours)
  * whose maker no longer holds or approves enough of the currency become unfunded

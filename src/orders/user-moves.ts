@@ -88,6 +88,21 @@ export async function cancelListing(trx: Executor, caller: string, listingId: nu
   }]);
 }
 
+/**
+ * PUT /listings/:id: under the name's lock the listing must still be the caller's and live (active
+ * or unfunded, not past its end time); `place` then stores the re-signed order, and placeListing
+ * cancels this listing as the one it replaces, in the caller's transaction.
+ */
+export async function replaceListing(trx: Executor, caller: string, listingId: number, place: () => Promise<number>): Promise<number> {
+  const locked = await lockListing(trx, listingId);
+  if (!locked) throw new AppError('LISTING_NOT_FOUND', `Listing ${listingId} not found`);
+  const { listing } = locked;
+  if (listing.seller_address !== caller) throw new AppError('FORBIDDEN', 'Only the seller can update this listing');
+  const current: ListingStatus = isPast(listing.expires_at) ? 'expired' : listing.status;
+  if (!LISTING_MOVES[current].includes('cancelled')) throw new AppError('INVALID_STATE', `A ${current} listing cannot be updated`, { status: current });
+  return place();
+}
+
 /** Stores a new offer, recalculates the name's highest offer and tells its owner (offer_received). */
 export async function placeOffer(trx: Executor, offer: NewOffer): Promise<number> {
   const name = await lockName(trx, offer.ensNameId);

@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { seaportReadAbi } from '../../src/providers/rpc/abis.js';
 import { decodeFunctionData, encodeFunctionResult, erc1155Abi, erc20Abi, erc721Abi, toFunctionSelector, type AbiFunction, type Hex } from 'viem';
 
 /**
  * A tiny Ethereum JSON-RPC server for tests, on 127.0.0.1: eth_chainId, eth_blockNumber and
  * eth_call answered from in-memory token state (ERC-20 balances and allowances, ERC-721 owners and
- * approvals, ERC-1155 balances), ABI-encoded with viem. Calls nobody set up revert. A call without
+ * approvals, ERC-1155 balances, Seaport counters), ABI-encoded with viem. Calls nobody set up revert. A call without
  * `to` is viem's deployless signature check (EIP-1271/6492): `acceptContractSignatures` answers it.
  */
 export class FakeChain {
@@ -19,6 +20,8 @@ export class FakeChain {
   readonly operators = new Map<string, boolean>();
   /** `${token}:${owner}:${id}` → ERC-1155 balance */
   readonly balances1155 = new Map<string, bigint>();
+  /** offerer → Seaport counter (getCounter; 0 when unset, as on chain) */
+  readonly counters = new Map<string, bigint>();
   /** What a contract wallet answers to a signature check (a deployless eth_call without `to`). */
   acceptContractSignatures = true;
   calls = 0;
@@ -28,7 +31,7 @@ export class FakeChain {
   private readonly bySelector = new Map<string, AbiFunction>();
 
   constructor(readonly chainId = 1) {
-    const items = ([...erc20Abi, ...erc721Abi, ...erc1155Abi] as readonly { type: string }[]).filter((i) => i.type === 'function') as AbiFunction[];
+    const items = ([...erc20Abi, ...erc721Abi, ...erc1155Abi, ...seaportReadAbi] as readonly { type: string }[]).filter((i) => i.type === 'function') as AbiFunction[];
     for (const item of items) {
       const selector = toFunctionSelector(item);
       if (!this.bySelector.has(selector)) this.bySelector.set(selector, item);
@@ -51,6 +54,7 @@ export class FakeChain {
       }
       case 'isApprovedForAll/2': return encode(this.operators.get(key(a[0], a[1])) ?? false);
       case 'getApproved/1': return encode('0x0000000000000000000000000000000000000000');
+      case 'getCounter/1': return encode(this.counters.get(String(a[0])) ?? 0n);
       case 'balanceOf/2': return encode(this.balances1155.get(key(a[0], a[1])) ?? 0n);
       default: return { revert: true };
     }

@@ -94,6 +94,44 @@ const TABLE: Record<string, Row> = {
     ok: 201,
     other: { status: 400, code: 'INVALID_ORDER' },
   },
+  'PUT /api/v1/listings/:id': {
+    request: async () => {
+      const name = fresh();
+      const n = await createName(t.container.db, name, { owner: addressOf(1) });
+      const listing = await insertListing(t.container.db, 1, n.id, name, ONE_ETH);
+      return { method: 'PUT', url: `/api/v1/listings/${listing.id}`, payload: { orderData: (await signedListing(1, name, 2n * ONE_ETH)).orderData } };
+    },
+    ok: 200,
+    other: { status: 403, code: 'FORBIDDEN' },
+  },
+  'POST /api/v1/orders': {
+    request: async () => {
+      const name = fresh();
+      const n = await createName(t.container.db, name, { owner: addressOf(1) });
+      return { method: 'POST', url: '/api/v1/orders', payload: { type: 'listing', token_id: n.token_id, price_wei: ONE_ETH.toString(), order_data: JSON.stringify((await signedListing(1, name, ONE_ETH)).orderData) } };
+    },
+    ok: 201,
+    other: { status: 400, code: 'INVALID_ORDER' }, // the offerer must be the caller
+  },
+  'POST /api/v1/orders/bulk': {
+    request: async () => {
+      const name = fresh();
+      const n = await createName(t.container.db, name, { owner: addressOf(1) });
+      return { method: 'POST', url: '/api/v1/orders/bulk', payload: { listings: [{ type: 'listing', token_id: n.token_id, price_wei: ONE_ETH.toString(), order_data: (await signedListing(1, name, ONE_ETH)).orderData }] } };
+    },
+    ok: 201,
+    other: { status: 207 }, // each item's offerer must be the caller: stored nothing, said why
+  },
+  'DELETE /api/v1/orders/:id': {
+    request: async () => {
+      const name = fresh();
+      const n = await createName(t.container.db, name, { owner: addressOf(1) });
+      const listing = await insertListing(t.container.db, 1, n.id, name, ONE_ETH);
+      return { method: 'DELETE', url: `/api/v1/orders/${listing.order_hash}` };
+    },
+    ok: 200,
+    other: { status: 403, code: 'FORBIDDEN' },
+  },
   'DELETE /api/v1/listings/:id': {
     request: async () => {
       const name = fresh();

@@ -44,6 +44,11 @@ export const seaportAbi = parseAbi([
   'event CounterIncremented(uint256 newCounter, address indexed offerer)',
 ]);
 
+/** Seaport 1.6 reads: the offerer's counter, which every order signs and `incrementCounter` raises. */
+export const seaportReadAbi = parseAbi([
+  'function getCounter(address offerer) view returns (uint256 counter)',
+]);
+
 /** Chainlink aggregator (the ETH/USD feed answers with 8 decimals). */
 export const chainlinkAggregatorAbi = parseAbi([
   'function decimals() view returns (uint8)',

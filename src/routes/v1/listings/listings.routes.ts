@@ -4,8 +4,8 @@ import { ok } from '../../../lib/envelope.js';
 import { requireUser } from '../../../plugins/auth.js';
 import { ListingService } from '../../../orders/index.js';
 import { Envelope, errors, IdParams } from '../../../contracts/common.js';
-import { CreateListingBody, Listing, ListingPage, ListingsQuery, NameParams } from '../../../contracts/listings.js';
-import { jsonStrings } from '../../../contracts/order.js';
+import { CreateListingBody, Listing, ListingPage, ListingsQuery, NameParams, UpdateListingBody } from '../../../contracts/listings.js';
+import { emptyBodyAsObject, jsonStrings } from '../../../contracts/order.js';
 
 export const ORDER_RATE = { max: 120, timeWindow: '1 minute' };
 
@@ -92,4 +92,27 @@ export const listingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Envelope(Listing), ...errors('VALIDATION_ERROR', 'UNAUTHORIZED', 'FORBIDDEN', 'LISTING_NOT_FOUND', 'INVALID_STATE') },
     },
   }, async (request) => ok(await listings.cancel(requireUser(request), request.params.id)));
+
+  app.put('/listings/:id', {
+    config: { auth: 'required', rateLimit: ORDER_RATE },
+    preValidation: [emptyBodyAsObject, jsonStrings('priceWei')],
+    schema: {
+      tags: ['listings'],
+      summary: 'Change your listing\'s price with a re-signed order',
+      description: [
+        'Body: `{orderData, priceWei?, expiresAt?, source?}`. A Seaport order executes at the price it was signed for, so a new price',
+        '(or end time, or currency) comes as the seller\'s re-signed order for the same name (400 INVALID_ORDER otherwise); it is',
+        'checked as POST /listings checks a new one, and `priceWei`/`expiresAt`, when sent, must agree with it. Only the seller',
+        '(403); only an active or unfunded listing (409 INVALID_STATE). In one transaction, under the name\'s lock, the listing is',
+        'cancelled and the new order stored as a new listing (new id, returned), so the name has exactly one active listing.',
+        'An empty body is 400 NO_UPDATES; `priceWei`/`expiresAt` without `orderData` is 400 VALIDATION_ERROR (field body.orderData).',
+      ].join(' '),
+      params: IdParams,
+      body: UpdateListingBody,
+      response: {
+        200: Envelope(Listing),
+        ...errors('NO_UPDATES', 'VALIDATION_ERROR', 'INVALID_ORDER', 'INVALID_SIGNATURE', 'NOT_OWNER', 'UNSUPPORTED_CURRENCY', 'UNAUTHORIZED', 'FORBIDDEN', 'LISTING_NOT_FOUND', 'ENS_NAME_NOT_FOUND', 'INVALID_STATE', 'DUPLICATE_ORDER', 'RATE_LIMITED'),
+      },
+    },
+  }, async (request) => ok(await listings.update(requireUser(request), request.params.id, request.body)));
 };
