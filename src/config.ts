@@ -12,6 +12,8 @@ export interface Config {
   readonly version: string;
   readonly host: string;
   readonly port: number;
+  /** HTTP worker processes (Node cluster); 1 serves from this process. */
+  readonly webConcurrency: number;
   readonly logLevel: string;
   readonly dataDir: string;
   /** Set: use that PostgreSQL. Unset: start the embedded one under dataDir/pg. */
@@ -215,6 +217,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     version: API_VERSION,
     host: str(env, 'HOST') ?? '0.0.0.0',
     port: int(env, 'PORT', 3000, 0, 65535),
+    webConcurrency: int(env, 'WEB_CONCURRENCY', 1, 1, 64),
     logLevel: str(env, 'LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     dataDir,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),

@@ -18,6 +18,8 @@ import { createKeywordMetricsProvider } from './providers/keyword-metrics/index.
 import { createRpcClient } from './providers/rpc/client.js';
 
 export interface Container extends Deps {
+  /** The PostgreSQL this container uses: DATABASE_URL, or the embedded server's. */
+  readonly databaseUrl: string;
   /** Starts the job workers (and their schedules) in this process. */
   startWorkers(): Promise<void>;
   close(): Promise<void>;
@@ -84,6 +86,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   let closed = false;
   return {
     ...deps,
+    databaseUrl,
     startWorkers: () => startWorkers(boss, deps, jobDefinitions),
     async close() {
       if (closed) return;

@@ -1,5 +1,6 @@
+import cluster, { type Worker } from 'node:cluster';
 import { existsSync } from 'node:fs';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import type { App } from './app.js';
 import type { Container } from './container.js';
 
@@ -20,6 +21,36 @@ let container: Container | undefined;
 let app: App | undefined;
 let stopping = false;
 
+/** WEB_CONCURRENCY > 1: HTTP workers forked by this (primary) process, which keeps the jobs and the embedded PostgreSQL. */
+const workers = new Set<Worker>();
+
+function stopWorkers(): Promise<void> {
+  return Promise.all([...workers].map((worker) => new Promise<void>((resolve) => {
+    worker.once('exit', () => resolve());
+    worker.process.kill('SIGTERM');
+  }))).then(() => undefined);
+}
+
+function forkWorkers(config: Config, started: Container): void {
+  const env = { DATABASE_URL: started.databaseUrl, JOBS_ENABLED: 'false', SEED_ON_EMPTY: 'false' };
+  let listening = 0;
+  const fork = () => {
+    const worker = cluster.fork(env);
+    workers.add(worker);
+    worker.once('listening', () => {
+      if (++listening === config.webConcurrency) started.logger.info(`ENS market API on http://localhost:${config.port} with ${config.webConcurrency} HTTP workers — reference at /docs`);
+    });
+    worker.on('exit', (code, signal) => {
+      workers.delete(worker);
+      if (stopping) return;
+      started.logger.error({ code, signal }, 'HTTP worker died: starting another');
+      setTimeout(() => { if (!stopping) fork(); }, 1000).unref();
+    });
+  };
+  for (let i = 0; i < config.webConcurrency; i++) fork();
+  if (!config.redisUrl) started.logger.warn('WEB_CONCURRENCY > 1 without REDIS_URL: each worker keeps its own cache and rate limits');
+}
+
 /**
  * Stops in dependency order (HTTP, then jobs and pools, then the embedded PostgreSQL) so no
  * connection is cut from under us, from any point of the start-up on. The process exits after
@@ -31,6 +62,7 @@ async function stop(code: number): Promise<void> {
   setTimeout(() => process.exit(code || 1), STOP_BUDGET_MS).unref();
   try {
     await app?.close();
+    await stopWorkers();
     await container?.close();
   } catch (err) {
     console.error(`Stopping failed: ${reason(err)}`);
@@ -62,14 +94,20 @@ async function main(): Promise<void> {
     import('./container.js'),
     import('./seed/seed-if-empty.js'),
   ]);
-  const started = await createContainer(config, { whenEmbeddedRunning: 'refuse' });
+  const started = await createContainer(config, { whenEmbeddedRunning: cluster.isWorker ? 'use' : 'refuse' });
   container = started;
   if (stopping) return; // a signal came during start-up: stop() closes what exists
-  if (config.seedOnEmpty) await seedIfEmpty(started);
-  if (config.jobsEnabled) await started.startWorkers();
+  if (cluster.isPrimary) {
+    if (config.seedOnEmpty) await seedIfEmpty(started);
+    if (config.jobsEnabled) await started.startWorkers();
+    if (config.webConcurrency > 1) {
+      forkWorkers(config, started);
+      return;
+    }
+  }
   app = await buildApp(started);
   await app.listen({ host: config.host, port: config.port });
-  started.logger.info(`ENS market API on http://localhost:${config.port} — reference at /docs`);
+  if (cluster.isPrimary) started.logger.info(`ENS market API on http://localhost:${config.port} — reference at /docs`);
 }
 
 main().catch((err: unknown) => {
