@@ -9,6 +9,7 @@ import { syncEventsJob, syncNamesJob, syncPricesJob } from './handlers/sync.job.
 import { searchPurgeJob } from './handlers/search-purge.job.js';
 import { trendsRollJob } from './handlers/trends-roll.job.js';
 import { clubStatsJob, rollupsFullJob, rollupsJob, snapshotsJob } from '../analytics/index.js';
+import { nameTransitionsJob } from '../history/index.js';
 
 /** Every job of the service, one line each. Start-up creates a queue and a worker per entry. */
 export const jobDefinitions: readonly AnyJobDefinition[] = [
@@ -27,4 +28,5 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   rollupsFullJob,
   snapshotsJob,
   clubStatsJob,
+  nameTransitionsJob,
 ];

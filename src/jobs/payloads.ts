@@ -50,4 +50,7 @@ export interface JobPayloads {
   'analytics.snapshots': { force?: boolean };
   /** Rebuilds club_stats and club_holders. */
   'clubs.stats': Record<string, never>;
+  // history/jobs.ts
+  /** Logs grace_started and released events for names whose expiry passed since the last run. */
+  'history.name-transitions': Record<string, never>;
 }
