@@ -53,6 +53,17 @@ describe('order moves in the activity log', () => {
     assert.deepEqual((await get(`/activity/address/${SELLER}?event_type=listed,listing_updated,listing_cancelled`)).filter((e) => e.name === 'movelist.eth').map((e) => e.id), events.map((e) => e.id).reverse());
   });
 
+  it('PUT /listings/:id with a re-signed order is one listing_updated', async () => {
+    await createName(t.container.db, 'putlisting.eth', { owner: SELLER });
+    const first = await post('/api/v1/listings', seller, { orderData: (await signedListing(0, 'putlisting.eth', ONE_ETH)).orderData });
+    assert.equal(first.statusCode, 201, show(first));
+    const put = await t.app.inject({ method: 'PUT', url: `/api/v1/listings/${body(first).data.id}`, headers: seller.headers, payload: { orderData: (await signedListing(0, 'putlisting.eth', 2n * ONE_ETH)).orderData } });
+    assert.ok(put.statusCode < 300, show(put));
+    const events = await eventsOf('putlisting.eth');
+    assert.deepEqual(events.map((e) => [e.event_type, e.price_wei, e.metadata.previous_listing_id ?? null]),
+      [['listed', ONE_ETH.toString(), null], ['listing_updated', (2n * ONE_ETH).toString(), body(first).data.id]], JSON.stringify(events));
+  });
+
   it('an offer made, changed, accepted through the API: offer_made, offer_updated, offer_accepted with the owner as actor', async () => {
     await createName(t.container.db, 'moveoffer.eth', { owner: SELLER });
     const made = await post('/api/v1/offers', buyer, { orderData: (await signedOffer(1, 'moveoffer.eth', ONE_ETH)).orderData });
