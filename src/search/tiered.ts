@@ -44,12 +44,14 @@ export interface TieredSource<T> {
   key: string;
   /** The database tier: the stored answer when there is one that has not expired. */
   readStored(): Promise<{ value: T } | undefined>;
-  /** Whether the name asked about is in the database. */
-  nameExists(): Promise<boolean>;
+  /** Whether the name asked about is in the database; absent when the question names no name (related search). */
+  nameExists?(): Promise<boolean>;
   /** The answer for an unknown name and for a failed fetch. */
   empty: T;
   /** Fetching or generating needs a signed-in caller (interface, Authentication rule 2). */
   signedIn: boolean;
+  /** What signing in lets the caller do, for the 401 of a miss (default "fetch it"). */
+  missAction?: string;
   /** Fetches or generates, then stores in the database tier; throws `failure` errors on provider failure. */
   fetchAndStore(): Promise<T>;
   /** Which errors are provider failures (answered with `empty`, not cached) rather than bugs. */
@@ -57,7 +59,7 @@ export interface TieredSource<T> {
 }
 
 /**
- * The scenario table shared by keyword metrics and recommendations:
+ * The scenario table shared by keyword metrics, recommendations and related search:
  * cache hit → the cached answer for anyone; unknown name → empty, cached 5 minutes; miss without
  * a signed-in caller → 401; miss with one → fetched, stored, returned; provider failure → empty,
  * cached nowhere. Concurrent misses for one key in this process share one fetch.
@@ -77,11 +79,11 @@ export async function tieredLookup<T>(cache: Cache, flights: SingleFlight, sourc
     await remember(stored.value, RESPONSE_CACHE_SECONDS);
     return { data: stored.value, cache: 'HIT', maxAgeSeconds: RESPONSE_CACHE_SECONDS };
   }
-  if (!(await source.nameExists())) {
+  if (source.nameExists && !(await source.nameExists())) {
     await remember(source.empty, UNKNOWN_NAME_CACHE_SECONDS, 'unknown_name');
     return { data: source.empty, cache: 'MISS', maxAgeSeconds: UNKNOWN_NAME_CACHE_SECONDS, emptyReason: 'unknown_name' };
   }
-  if (!source.signedIn) throw notCachedYet('fetch it');
+  if (!source.signedIn) throw notCachedYet(source.missAction ?? 'fetch it');
 
   try {
     const data = await flights.run(source.key, () => source.fetchAndStore());

@@ -8,7 +8,7 @@ import { checkSortNeeds, normalizeQuery, readFilters } from '../search/filters.j
 import { defaultOrderOf, idsAmongLabels, type Sort, type SortKey, type SortOrder } from '../search/query.js';
 import { loadSearchResults } from '../search/results.js';
 import { readSuggestions, writeSuggestions } from '../search/suggestion-store.js';
-import { notCachedYet, RESPONSE_CACHE_SECONDS, SingleFlight, type CacheState } from '../search/tiered.js';
+import { RESPONSE_CACHE_SECONDS, SingleFlight, tieredLookup, type CacheState } from '../search/tiered.js';
 
 /** Database tier of related-search suggestions (interface: "30 days for suggestions"). */
 export const RELATED_TTL_SECONDS = 30 * 86_400;
@@ -44,7 +44,9 @@ interface IdPage {
 
 /** GET /ai/search/related: suggestions for a text, matched exactly against the names we have. */
 export class RelatedSearchService {
-  private readonly flights = new SingleFlight();
+  /** Concurrent misses of one page share its lookup; of one text, its generation. */
+  private readonly pages = new SingleFlight();
+  private readonly generations = new SingleFlight();
 
   constructor(private readonly deps: Deps) {}
 
@@ -57,41 +59,45 @@ export class RelatedSearchService {
     const { page, limit } = query;
     const { db, cache, config, suggestions, logger } = this.deps;
 
-    const key = `search:related:${digest({ q, filters, sort, page, limit })}`;
-    let idPage = await cache.get<IdPage>(key);
-    let state: CacheState = 'HIT';
-    let failed = false;
-    if (idPage === undefined) {
-      let labels = await readSuggestions(db, 'related', q);
-      if (labels === undefined) {
-        if (!viewer) throw notCachedYet('generate suggestions for this search');
-        state = 'MISS';
-        try {
-          labels = await this.flights.run(q, async () => {
-            const generated = await suggestions.suggest({ purpose: 'related', text: q, clubs: [], count: RELATED_COUNT });
-            await writeSuggestions(db, 'related', q, generated, RELATED_TTL_SECONDS);
-            return generated;
-          });
-        } catch (e) {
-          if (!(e instanceof SuggestionError)) throw e;
-          logger.warn({ err: e, q }, 'related suggestions could not be generated');
-          labels = [];
-          failed = true;
-        }
-      }
-      const ctx = { now: new Date(), gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays };
+    const ctx = { now: new Date(), gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays };
+    const pageOf = async (labels: string[]): Promise<IdPage> => {
       const all = await idsAmongLabels(db, labels, filters, sort, ctx);
       const offset = offsetOf(page, limit);
-      idPage = { ids: all.slice(offset, offset + limit), total: all.length, suggestionsCount: labels.length };
-      if (!failed) await cache.set(key, idPage, RESPONSE_CACHE_SECONDS);
-    }
+      return { ids: all.slice(offset, offset + limit), total: all.length, suggestionsCount: labels.length };
+    };
+
+    const found = await tieredLookup<IdPage>(cache, this.pages, {
+      key: `search:related:${digest({ q, filters, sort, page, limit })}`,
+      async readStored() {
+        const labels = await readSuggestions(db, 'related', q);
+        return labels === undefined ? undefined : { value: await pageOf(labels) };
+      },
+      empty: { ids: [], total: 0, suggestionsCount: 0 },
+      signedIn: viewer !== null,
+      missAction: 'generate suggestions for this search',
+      fetchAndStore: async () => {
+        // one generation per text, whatever page, filter or sort asked for it
+        const labels = await this.generations.run(q, async () => {
+          const generated = await suggestions.suggest({ purpose: 'related', text: q, clubs: [], count: RELATED_COUNT });
+          await writeSuggestions(db, 'related', q, generated, RELATED_TTL_SECONDS);
+          return generated;
+        });
+        return pageOf(labels);
+      },
+      isFailure(e) {
+        if (!(e instanceof SuggestionError)) return false;
+        logger.warn({ err: e, q }, 'related suggestions could not be generated');
+        return true;
+      },
+    });
 
     return {
-      results: await loadSearchResults(db, idPage.ids, viewer?.id),
-      pagination: pageB(page, limit, idPage.total),
-      suggestionsCount: idPage.suggestionsCount,
-      cache: state,
-      maxAgeSeconds: failed ? undefined : RESPONSE_CACHE_SECONDS,
+      results: await loadSearchResults(db, found.data.ids, viewer?.id),
+      pagination: pageB(page, limit, found.data.total),
+      suggestionsCount: found.data.suggestionsCount,
+      cache: found.cache,
+      // related search has always said 15 s on a hit, where the other tiers count down what is left
+      maxAgeSeconds: found.maxAgeSeconds === undefined ? undefined : RESPONSE_CACHE_SECONDS,
     };
   }
 }
