@@ -67,7 +67,7 @@ export function toListing(row: ListingRow): Listing {
 
 /** Listings: browse, read, create from a signed Seaport order, cancel. */
 export class ListingService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'cache' | 'config' | 'db' | 'jobs' | 'logger' | 'rpc'>) {}
 
   async list(q: ListingsQuery): Promise<{ listings: Listing[]; pagination: PageB }> {
     const filters: ListingFilters = {

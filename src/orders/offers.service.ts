@@ -58,7 +58,7 @@ export function toOffer(row: OfferRow): Offer {
 
 /** Offers: browse, read, create from a signed Seaport order, update amount or status. */
 export class OfferService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'cache' | 'config' | 'db' | 'jobs' | 'logger' | 'rpc'>) {}
 
   async list(q: OffersQuery | (OffersPathQuery & { buyer?: string; owner?: string; name?: string })): Promise<{ offers: Offer[]; pagination: PageB }> {
     const filters: OfferFilters = {

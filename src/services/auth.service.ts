@@ -58,7 +58,7 @@ function refuse(reason: string): never {
 
 /** Sign-in with Ethereum (EIP-4361): nonces, message checks, tokens and refresh rotation. */
 export class AuthService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'rpc'>) {}
 
   async createNonce(address: string | undefined): Promise<{ nonce: string; expiresAt: string }> {
     const nonce = randomBytes(16).toString('hex');

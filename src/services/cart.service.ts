@@ -17,7 +17,7 @@ import { loadSearchResults } from '../search/results.js';
  * record. A user only ever sees and changes their own items.
  */
 export class CartService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
   private async requireType(type: string, field = 'cartType'): Promise<CartKind> {
     const kind = (await cartTypeKinds(this.deps.db, [type])).get(type);

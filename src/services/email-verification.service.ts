@@ -61,7 +61,7 @@ export async function liveTokenOfJob(deps: Pick<Deps, 'config' | 'db'>, payload:
 
 /** POST /verification/email and /verification/resend. */
 export class EmailVerificationService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'jobs' | 'logger'>) {}
 
   /**
    * Marks the token used and the address verified, in one transaction. The token is found by its

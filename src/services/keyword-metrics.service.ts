@@ -25,7 +25,7 @@ export interface KeywordMetricsMeta {
 export class KeywordMetricsService {
   private readonly flights = new SingleFlight();
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'cache' | 'db' | 'keywordMetrics' | 'logger'>) {}
 
   async forName(nameParam: string, signedIn: boolean): Promise<Tiered<KeywordMetrics | null> & { meta: KeywordMetricsMeta }> {
     const failure: { skipped: boolean } = { skipped: false };

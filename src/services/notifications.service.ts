@@ -52,7 +52,7 @@ function toNotification(row: NotificationRow): NotificationView {
  * address. Every read is bounded by an index on (recipient, created_at) — the unread one partial.
  */
 export class NotificationService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
   async list(recipient: string, page: number, limit: number, unreadOnly: boolean): Promise<{ notifications: NotificationView[]; pagination: PageB; unreadCount: number }> {
     const { db } = this.deps;

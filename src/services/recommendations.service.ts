@@ -19,7 +19,7 @@ export interface Recommendations {
 export class RecommendationsService {
   private readonly flights = new SingleFlight();
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'cache' | 'db' | 'logger' | 'suggestions'>) {}
 
   async forName(nameParam: string, signedIn: boolean): Promise<Tiered<Recommendations>> {
     const label = labelOfParam(nameParam, { minLength: MIN_LABEL });

@@ -48,7 +48,7 @@ export class RelatedSearchService {
   private readonly pages = new SingleFlight();
   private readonly generations = new SingleFlight();
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'cache' | 'config' | 'db' | 'logger' | 'suggestions'>) {}
 
   async search(query: RelatedQuery, viewer: { id: number } | null): Promise<RelatedPage> {
     const q = normalizeQuery(query.q);

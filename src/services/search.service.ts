@@ -54,7 +54,7 @@ export type NameDetail = SearchResult & { offers: NameOffer[] };
 
 /** Global search and the name page. */
 export class SearchService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db'>) {}
 
   async search(query: SearchQuery, viewer: { id: number } | null): Promise<SearchPage> {
     const filters = readFilters(query, OWN_KEYS);

@@ -68,7 +68,7 @@ export class SemanticSearchService {
   /** The fallback expander when the model server fails; the configured generator when it is the embedded one. */
   private readonly local: SuggestionGenerator;
 
-  constructor(private readonly deps: Deps) {
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'suggestions'>) {
     const { config, logger } = deps;
     const { llm } = config;
     this.embeddings = llm.baseUrl

@@ -32,7 +32,7 @@ export type TrendingName = SearchResult & { trending_metrics: TrendingMetrics };
  * Cost: the top of one index of trend_totals, then the page's names.
  */
 export class TrendingService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
   async votes(period: TrendingPeriod, limit: number, viewerId: number | undefined): Promise<{ names: TrendingName[]; meta: { period: TrendingPeriod; type: 'votes'; limit: number } }> {
     const { db } = this.deps;

@@ -21,7 +21,7 @@ function cleared(value: string | null | undefined): string | null | undefined {
 }
 
 export class UserService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'jobs'>) {}
 
   async get(userId: number): Promise<PublicUser> {
     const user = await findUserById(this.deps.db, userId);

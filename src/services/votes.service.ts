@@ -59,7 +59,7 @@ function asVote(v: number | undefined): 1 | -1 | null {
 
 /** Votes on names: one per user and name, changed in place; every cast is also an event. */
 export class VoteService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'cache' | 'db' | 'logger'>) {}
 
   /**
    * Casts, changes (1 / -1) or removes (0) the caller's vote. The name row is locked first, so
