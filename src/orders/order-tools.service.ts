@@ -31,7 +31,7 @@ function problemOf(err: AppError): OrderProblem {
 
 /** The order tools that store nothing: an unsigned listing to sign (POST /orders/create) and a dry run of every check (POST /orders/validate). */
 export class OrderToolsService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'rpc'>) {}
 
   /**
    * Seaport 1.6 components of a listing of a known name by its owner, for our contracts (the

@@ -48,7 +48,7 @@ export class OrderService {
   private readonly listings: ListingService;
   private readonly offers: OfferService;
 
-  constructor(private readonly deps: Deps) {
+  constructor(private readonly deps: Pick<Deps, 'cache' | 'config' | 'db' | 'jobs' | 'logger' | 'rpc'>) {
     this.listings = new ListingService(deps);
     this.offers = new OfferService(deps);
   }

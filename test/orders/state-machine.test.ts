@@ -41,7 +41,7 @@ type OfferMoveName =
   | 'funds gone' | 'funds back' | 'expiry sweep' | 'chain fill' | 'chain cancel' | 'counter raised';
 
 type ListingMoveName =
-  | 'seller: cancel' | 'stranger: cancel' | 'seller: lists again' | 'new owner lists'
+  | 'seller: cancel' | 'stranger: cancel' | 'seller: lists again' | 'new owner lists' | 'seller: updates' | 'stranger: updates'
   | 'approval gone' | 'approval back' | 'ownership lost' | 'ownership back' | 'expiry sweep' | 'chain fill' | 'chain cancel' | 'counter raised';
 
 const OFFER_ROWS: Array<Row<OfferStatus, OfferMoveName>> = [
@@ -117,7 +117,8 @@ const OFFER_ROWS: Array<Row<OfferStatus, OfferMoveName>> = [
 ];
 
 const LISTING_ROWS: Array<Row<ListingStatus, ListingMoveName>> = [
-  // the user's moves: DELETE /listings/:id, and POST /listings, which replaces or displaces
+  // the user's moves: DELETE /listings/:id, PUT /listings/:id (a re-signed order replaces it), and
+  // POST /listings, which replaces the seller's own listing or displaces another seller's
   { from: 'active', move: 'seller: cancel', expect: 'cancelled' },
   { from: 'unfunded', move: 'seller: cancel', expect: 'cancelled' },
   { from: 'cancelled', move: 'seller: cancel', expect: 'cancelled' },
@@ -125,6 +126,13 @@ const LISTING_ROWS: Array<Row<ListingStatus, ListingMoveName>> = [
   { from: 'expired', move: 'seller: cancel', expect: 'INVALID_STATE' },
   { from: 'active', move: 'seller: cancel', expect: 'INVALID_STATE', ended: true },
   { from: 'active', move: 'stranger: cancel', expect: 'FORBIDDEN' },
+  { from: 'active', move: 'seller: updates', expect: 'cancelled' },
+  { from: 'unfunded', move: 'seller: updates', expect: 'cancelled' },
+  { from: 'cancelled', move: 'seller: updates', expect: 'INVALID_STATE' },
+  { from: 'sold', move: 'seller: updates', expect: 'INVALID_STATE' },
+  { from: 'expired', move: 'seller: updates', expect: 'INVALID_STATE' },
+  { from: 'active', move: 'seller: updates', expect: 'INVALID_STATE', ended: true },
+  { from: 'active', move: 'stranger: updates', expect: 'FORBIDDEN' },
   { from: 'active', move: 'seller: lists again', expect: 'cancelled' },
   { from: 'unfunded', move: 'seller: lists again', expect: 'cancelled' },
   { from: 'sold', move: 'seller: lists again', expect: 'sold' },
@@ -239,12 +247,16 @@ describe('the order state machine, move by move', () => {
     const del = (who: SignedIn) => t.app.inject({ method: 'DELETE', url: `/api/v1/listings/${listing.id}`, headers: who.headers });
     const post = async (i: number, who: SignedIn) =>
       t.app.inject({ method: 'POST', url: '/api/v1/listings', headers: who.headers, payload: { orderData: (await signedListing(i, name, 2n * ONE_ETH)).orderData } });
+    const put = async (i: number, who: SignedIn) =>
+      t.app.inject({ method: 'PUT', url: `/api/v1/listings/${listing.id}`, headers: who.headers, payload: { orderData: (await signedListing(i, name, 2n * ONE_ETH)).orderData } });
     const ensNameId = (await t.container.db.selectFrom('ens_names').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
     switch (move) {
       case 'seller: cancel': return del(owner);
       case 'stranger: cancel': return del(stranger);
       case 'seller: lists again': return post(0, owner);
       case 'new owner lists': return post(2, stranger);
+      case 'seller: updates': return put(0, owner);
+      case 'stranger: updates': return put(2, stranger);
       case 'approval gone': return inTrx((trx) => markListingUnfunded(trx, listing.id, 'not_approved'));
       case 'approval back': return inTrx((trx) => restoreListing(trx, listing.id));
       case 'ownership lost': return inTrx((trx) => onOwnershipChanged(trx, ensNameId, addressOf(3)));
@@ -296,7 +308,8 @@ describe('the order state machine, move by move', () => {
     const active = await db.selectFrom('listings').select(['id', 'created_at']).where('ens_name_id', '=', name.id).where('status', '=', 'active')
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())])).execute();
     assert.ok(active.length <= 1, `one active listing at most, found ${active.length}`);
-    if (row.move === 'seller: lists again' || row.move === 'new owner lists') {
+    const replaced = row.move === 'seller: lists again' || row.move === 'new owner lists' || (row.move === 'seller: updates' && row.expect === 'cancelled');
+    if (replaced) {
       assert.equal(active.length, 1, 'the new listing is active');
       assert.notEqual(active[0].id, listing.id);
     } else {
