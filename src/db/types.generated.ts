@@ -167,6 +167,7 @@ export interface EnsNames {
   last_sale_price_wei: Wei | null;
   listing_created_at: Timestamp | null;
   listing_currency: string | null;
+  listing_expires_at: Timestamp | null;
   listing_price_wei: Wei | null;
   name: string;
   namehash: string;

@@ -39,7 +39,8 @@ export async function recalculateHighestOffer(trx: Executor, ensNameId: number):
 }
 
 /**
- * Sets `listing_price_wei`, `listing_currency` and `listing_created_at` of the name from its newest
+ * Sets `listing_price_wei`, `listing_currency`, `listing_created_at` and `listing_expires_at` (its end
+ * time, 'infinity' when none) of the name from its newest
  * active listing that has not passed its end time; clears them when there is none.
  * `listing_price_wei` is the price's value in ETH wei (search filters and sorts compare listings in
  * different currencies by it); the listing itself keeps its own price and currency.
@@ -48,7 +49,7 @@ export async function refreshListingSummary(trx: Executor, ensNameId: number): P
   if (!(await lockName(trx, ensNameId))) return;
   const current = await trx
     .selectFrom('listings')
-    .select([sql<string>`COALESCE(eth_value_wei(price_wei, currency_address), price_wei)`.as('price_wei'), 'currency_address', 'created_at'])
+    .select([sql<string>`COALESCE(eth_value_wei(price_wei, currency_address), price_wei)`.as('price_wei'), 'currency_address', 'created_at', sql<Date>`COALESCE(expires_at, 'infinity')`.as('expires_at')])
     .where('ens_name_id', '=', ensNameId)
     .where('status', '=', 'active')
     .where(notExpired)
@@ -58,9 +59,13 @@ export async function refreshListingSummary(trx: Executor, ensNameId: number): P
     .executeTakeFirst();
   await trx
     .updateTable('ens_names')
-    .set({ listing_price_wei: current?.price_wei ?? null, listing_currency: current?.currency_address ?? null, listing_created_at: current?.created_at ?? null, updated_at: sql`now()` })
+    .set({
+      listing_price_wei: current?.price_wei ?? null, listing_currency: current?.currency_address ?? null, listing_created_at: current?.created_at ?? null,
+      listing_expires_at: current?.expires_at ?? null, updated_at: sql`now()`,
+    })
     .where('id', '=', ensNameId)
-    .where(sql<boolean>`(listing_price_wei, listing_currency, listing_created_at) IS DISTINCT FROM (${current?.price_wei ?? null}::numeric, ${current?.currency_address ?? null}::text, ${current?.created_at ?? null}::timestamptz)`)
+    .where(sql<boolean>`(listing_price_wei, listing_currency, listing_created_at, listing_expires_at)
+      IS DISTINCT FROM (${current?.price_wei ?? null}::numeric, ${current?.currency_address ?? null}::text, ${current?.created_at ?? null}::timestamptz, ${current?.expires_at ?? null}::timestamptz)`)
     .execute();
 }
 
@@ -88,17 +93,18 @@ export async function refreshAllMarketSummaries(db: Executor): Promise<void> {
   `.execute(db);
   await sql`
     WITH cur AS (
-      SELECT DISTINCT ON (ens_name_id) ens_name_id, COALESCE(eth_value_wei(price_wei, currency_address), price_wei) AS price_wei, currency_address, created_at
+      SELECT DISTINCT ON (ens_name_id) ens_name_id, COALESCE(eth_value_wei(price_wei, currency_address), price_wei) AS price_wei, currency_address, created_at,
+        COALESCE(expires_at, 'infinity') AS expires_at
       FROM listings WHERE status = 'active' AND (expires_at IS NULL OR expires_at > now())
       ORDER BY ens_name_id, created_at DESC, id DESC
     )
-    UPDATE ens_names n SET listing_price_wei = c.price_wei, listing_currency = c.currency_address, listing_created_at = c.created_at
+    UPDATE ens_names n SET listing_price_wei = c.price_wei, listing_currency = c.currency_address, listing_created_at = c.created_at, listing_expires_at = c.expires_at
     FROM cur c
     WHERE n.id = c.ens_name_id
-      AND (n.listing_price_wei, n.listing_currency, n.listing_created_at) IS DISTINCT FROM (c.price_wei::numeric, c.currency_address::text, c.created_at)
+      AND (n.listing_price_wei, n.listing_currency, n.listing_created_at, n.listing_expires_at) IS DISTINCT FROM (c.price_wei::numeric, c.currency_address::text, c.created_at, c.expires_at)
   `.execute(db);
   await sql`
-    UPDATE ens_names n SET listing_price_wei = NULL, listing_currency = NULL, listing_created_at = NULL
+    UPDATE ens_names n SET listing_price_wei = NULL, listing_currency = NULL, listing_created_at = NULL, listing_expires_at = NULL
     WHERE n.listing_created_at IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now()))
   `.execute(db);

@@ -41,7 +41,7 @@ const SORT_COLUMNS: Record<SortKey, SortColumn> = {
   view_count: { keys: [sql`id`], nullable: false, defaultOrder: 'desc' },
   clubs_count: { keys: [sql`cardinality(clubs)`], nullable: false, defaultOrder: 'desc' },
   listing_expiry: {
-    keys: [sql`(SELECT min(COALESCE(l.expires_at, 'infinity')) FROM listings l WHERE l.ens_name_id = ens_names.id AND l.status = 'active')`],
+    keys: [sql`listing_expires_at`],
     nullable: true, defaultOrder: 'asc', present: sql`listing_price_wei IS NOT NULL`,
   },
   // Rank within the one club of the filter: numbered clubs rank by their digits, others alphabetically.

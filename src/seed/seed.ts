@@ -240,7 +240,8 @@ async function denormalize(pool: pg.Pool, now: number): Promise<void> {
         WHERE status = 'pending' AND (expires_at IS NULL OR expires_at > $1)
         ORDER BY ens_name_id, offer_amount_wei DESC, created_at, id
       ), l AS (
-        SELECT DISTINCT ON (ens_name_id) ens_name_id, price_wei, currency_address, max(created_at) OVER (PARTITION BY ens_name_id) AS newest
+        SELECT DISTINCT ON (ens_name_id) ens_name_id, price_wei, currency_address, max(created_at) OVER (PARTITION BY ens_name_id) AS newest,
+          COALESCE(expires_at, 'infinity') AS expires_at
         FROM listings WHERE status = 'active' AND (expires_at IS NULL OR expires_at > $1)
         ORDER BY ens_name_id, price_wei, id
       ), v AS (
@@ -248,11 +249,11 @@ async function denormalize(pool: pg.Pool, now: number): Promise<void> {
         FROM votes GROUP BY ens_name_id
       ), s AS (
         SELECT coalesce(o.ens_name_id, l.ens_name_id, v.ens_name_id) AS id, o.id AS offer_id, o.offer_amount_wei, o.currency_address AS offer_currency,
-               l.price_wei, l.currency_address AS listing_currency, l.newest, v.up, v.down
+               l.price_wei, l.currency_address AS listing_currency, l.newest, l.expires_at, v.up, v.down
         FROM o FULL JOIN l ON l.ens_name_id = o.ens_name_id FULL JOIN v ON v.ens_name_id = coalesce(o.ens_name_id, l.ens_name_id)
       )
       UPDATE ens_names n SET highest_offer_wei = s.offer_amount_wei, highest_offer_currency = s.offer_currency, highest_offer_id = s.offer_id,
-        listing_price_wei = s.price_wei, listing_currency = s.listing_currency, listing_created_at = s.newest,
+        listing_price_wei = s.price_wei, listing_currency = s.listing_currency, listing_created_at = s.newest, listing_expires_at = s.expires_at,
         upvotes = coalesce(s.up, 0), downvotes = coalesce(s.down, 0)
       FROM s WHERE n.id = s.id`, [new Date(now)]);
     await restoreParked(client);

@@ -13,7 +13,7 @@ const hex32 = () => `0x${randomBytes(32).toString('hex')}`;
 
 export interface SearchNameOptions extends NameOptions {
   /** Active listing: inserted into listings and summarised on the name, as the marketplace does. */
-  listing?: { priceWei: string; seller: string; createdAt?: Date; currency?: string };
+  listing?: { priceWei: string; seller: string; createdAt?: Date; currency?: string; expiresAt?: Date };
   /** Pending offer: inserted into offers and summarised as the name's highest offer. */
   offer?: { amountWei: string; buyer: string; currency?: string };
   votes?: { up: number; down: number };
@@ -36,10 +36,11 @@ export async function addListing(db: Executor, nameId: number, l: NonNullable<Se
   const currency = l.currency ?? ETH;
   const listing = await db
     .insertInto('listings')
-    .values({ ens_name_id: nameId, seller_address: l.seller.toLowerCase(), price_wei: l.priceWei, currency_address: currency, order_hash: hex32(), order_data: '{}', created_at: createdAt, updated_at: createdAt })
+    .values({ ens_name_id: nameId, seller_address: l.seller.toLowerCase(), price_wei: l.priceWei, currency_address: currency, order_hash: hex32(), order_data: '{}', created_at: createdAt, updated_at: createdAt, expires_at: l.expiresAt ?? null })
     .returning(['id', 'order_hash'])
     .executeTakeFirstOrThrow();
-  await sql`UPDATE ens_names SET listing_price_wei = ${l.priceWei}::numeric, listing_currency = ${currency}, listing_created_at = ${createdAt}
+  await sql`UPDATE ens_names SET listing_price_wei = ${l.priceWei}::numeric, listing_currency = ${currency}, listing_created_at = ${createdAt},
+      listing_expires_at = COALESCE(${l.expiresAt ?? null}::timestamptz, 'infinity')
     WHERE id = ${nameId} AND (listing_price_wei IS NULL OR listing_price_wei > ${l.priceWei}::numeric)`.execute(db);
   return listing;
 }

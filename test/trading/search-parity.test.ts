@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
 import { addressOf } from '../helpers/accounts.js';
-import { createSearchName, days } from '../helpers/search.js';
+import { addListing, createSearchName, days } from '../helpers/search.js';
 
 const ONE_ETH = 10n ** 18n;
 
@@ -84,6 +84,11 @@ describe('GET /api/v1/search: the reference\'s filters and sorts', () => {
     assert.deepEqual((await ordered('sortBy=clubs_count')).slice(0, 1), ['alpha.eth']);
     assert.deepEqual(await ordered('sortBy=listing_expiry&filters[listed]=true'), ['alpha.eth', '999.eth'], 'no end time on either: ties by id');
     assert.deepEqual((await ordered('sortBy=listing_expiry')).slice(2).sort(), ['beta7.eth', 'gamma.eth', 'zeta.eth'], 'unlisted names after the listed');
+    // A listing that ends comes before one that never does, whatever the ids.
+    const ending = await t.container.db.selectFrom('ens_names').select('id').where('name', '=', 'gamma.eth').executeTakeFirstOrThrow();
+    await addListing(t.container.db, ending.id, { priceWei: ONE_ETH.toString(), seller: addressOf(3), expiresAt: new Date(Date.now() + 86_400_000) });
+    assert.deepEqual(await ordered('sortBy=listing_expiry&filters[listed]=true'), ['gamma.eth', 'alpha.eth', '999.eth']);
+    assert.deepEqual(await ordered('sortBy=listing_expiry&sortOrder=desc&filters[listed]=true'), ['999.eth', 'alpha.eth', 'gamma.eth']);
     assert.deepEqual((await ordered('sortBy=google_monthly_searches'))[0], 'gamma.eth');
     assert.deepEqual((await ordered('sortBy=google_avg_cpc'))[0], 'gamma.eth');
     assert.equal((await ordered('sortBy=watchers_count')).length, 5);
