@@ -60,6 +60,16 @@ describe('demo data seed', () => {
     }
   });
 
+  it('writes the activity log of what it seeded, oldest first, about three events per name', async () => {
+    const types = await q<{ event_type: string; n: number }>(`SELECT event_type, count(*)::int AS n FROM activity_events GROUP BY 1 ORDER BY 1`);
+    assert.deepEqual(types.map((t) => t.event_type), ['listed', 'offer_made', 'registration', 'renewal', 'sale', 'vote']);
+    const [{ sales }] = await q(`SELECT count(*)::int AS sales FROM sales`);
+    assert.equal(types.find((t) => t.event_type === 'sale')?.n, sales);
+    const [{ disorder }] = await q(`SELECT count(*)::int AS disorder FROM (SELECT created_at < lag(created_at) OVER (ORDER BY id) AS back FROM activity_events) x WHERE back`);
+    assert.equal(disorder, 0, 'sequence ids follow time');
+    assert.ok(counts.activity_events >= 2 * NAMES, JSON.stringify(counts));
+  });
+
   it('has names of every kind: club numbers, 3 letters, words, emoji, and every expiry status', async () => {
     const [r] = await q(`SELECT
       count(*) FILTER (WHERE '999' = ANY(clubs))::int AS c999, count(*) FILTER (WHERE '10k' = ANY(clubs))::int AS c10k,
