@@ -5,6 +5,7 @@ import {
 } from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
 import { pagedTotal } from './status-parts.js';
+import { checkCounter, type CounterMemo } from './counter.js';
 import { AppError } from '../errors.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
@@ -14,8 +15,8 @@ import type { CreateListingBody, Listing, ListingsQuery, UpdateListingBody } fro
 import type { AuthUser } from '../services/tokens.js';
 import { cancelListing, placeListing, replaceListing } from './user-moves.js';
 import {
-  checkClaims, checkCounter, checkTokenKind, findNameByToken, listingTerms, parseSignedOrder, verifyOrderSignature,
-  type CounterMemo, type ListingTerms, type NameForOrder, type ParsedOrder, type SignedOrderInput,
+  checkClaims, checkTokenKind, findNameByToken, listingTerms, parseSignedOrder, verifyOrderSignature,
+  type ListingTerms, type NameForOrder, type ParsedOrder, type SignedOrderInput,
 } from './validation.js';
 
 /** A listing that passed every check of `ListingService.check`, ready to store. */

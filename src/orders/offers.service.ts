@@ -3,6 +3,7 @@ import { countOffers, findOfferById, listOffers, type OfferFilters, type OfferRo
 import { orderHashExists } from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
 import { pagedTotal } from './status-parts.js';
+import { checkCounter, type CounterMemo } from './counter.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
@@ -10,8 +11,8 @@ import { iso } from '../lib/time.js';
 import type { CreateOfferBody, Offer, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../contracts/offers.js';
 import { placeOffer, updateOffer } from './user-moves.js';
 import {
-  checkClaims, checkCounter, checkTokenKind, findNameByToken, offerTerms, parseSignedOrder, verifyOrderSignature,
-  type CounterMemo, type NameForOrder, type OfferTerms, type ParsedOrder, type SignedOrderInput,
+  checkClaims, checkTokenKind, findNameByToken, offerTerms, parseSignedOrder, verifyOrderSignature,
+  type NameForOrder, type OfferTerms, type ParsedOrder, type SignedOrderInput,
 } from './validation.js';
 import type { Executor } from '../db/client.js';
 

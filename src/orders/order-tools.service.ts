@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Value } from 'typebox/value';
 import type { Deps } from '../deps.js';
+import { chainCounter, checkCounter } from './counter.js';
 import { AppError, isAppError } from '../errors.js';
 import { ZERO_ADDRESS } from '../lib/address.js';
 import { parseEthName } from '../lib/ens.js';
@@ -10,7 +11,7 @@ import type { CreateOrderBody, OrderProblem, OrderValidation, UnsignedOrder } fr
 import { orderHashExists } from './listings.repository.js';
 import { listingChainProblem, offerChainProblem } from './recheck.js';
 import {
-  chainCounter, checkCounter, checkTokenKind, findNameByToken, listingTerms, nameTokenOf, offerTerms, parseSignedOrder,
+  checkTokenKind, findNameByToken, listingTerms, nameTokenOf, offerTerms, parseSignedOrder,
   verifyOrderSignature, type ListingTerms, type OfferTerms, type ParsedOrder, type SignedOrderInput,
 } from './validation.js';
 

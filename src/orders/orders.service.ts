@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Executor } from '../db/client.js';
+import { type CounterMemo } from './counter.js';
 import { AppError, isAppError } from '../errors.js';
 import { parseEthName } from '../lib/ens.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
@@ -10,7 +11,7 @@ import { findListingById, findListingIdByHash } from './listings.repository.js';
 import { ListingService, toListing, type CheckedListing } from './listings.service.js';
 import { findOfferById, findOfferIdByHash } from './offers.repository.js';
 import { OfferService, toOffer, type CheckedOffer } from './offers.service.js';
-import { checkClaims, type CounterMemo } from './validation.js';
+import { checkClaims } from './validation.js';
 
 /**
  * The reference's `/orders` routes over the one order home: a listing goes through

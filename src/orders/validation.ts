@@ -4,7 +4,6 @@ import type { Deps } from '../deps.js';
 import type { Executor } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { ZERO_ADDRESS } from '../lib/address.js';
-import { seaportReadAbi } from '../providers/rpc/abis.js';
 import { ItemType, orderDigest, orderHash, orderTypedData, SEAPORT_TYPES, ZERO_BYTES32, type ConsiderationItem, type OfferItem, type OrderComponents } from '../lib/seaport.js';
 
 /**
@@ -220,37 +219,6 @@ export async function verifyOrderSignature(deps: Pick<Deps, 'config' | 'rpc' | '
     }
   }
   if (!valid) await refuseSignature(deps.config, order, signature);
-}
-
-/** Per request: the offerer's counter read once, however many of its orders are checked. */
-export type CounterMemo = Map<string, Promise<bigint | undefined>>;
-
-/**
- * The offerer's Seaport counter on chain (`getCounter`), or undefined without an RPC. A read that
- * fails is 503: an order whose counter cannot be checked is not stored on a guess.
- */
-export function chainCounter(deps: Pick<Deps, 'config' | 'rpc' | 'logger'>, offerer: string, memo: CounterMemo = new Map()): Promise<bigint | undefined> {
-  const rpc = deps.rpc;
-  if (!rpc) return Promise.resolve(undefined);
-  let read = memo.get(offerer);
-  if (!read) {
-    read = rpc.readContract({ address: deps.config.seaportAddress, abi: seaportReadAbi, functionName: 'getCounter', args: [offerer as Hex] }).catch((err: unknown) => {
-      deps.logger.warn({ err }, 'Seaport getCounter failed');
-      throw new AppError('SERVICE_UNAVAILABLE', "The offerer's Seaport counter could not be read from the chain; try again", { field: 'body.orderData.parameters.counter' });
-    });
-    memo.set(offerer, read);
-  }
-  return read;
-}
-
-/**
- * With an RPC, the order's counter must be the offerer's current Seaport counter: an order signed
- * under another one can never be filled (raising the counter on chain voids every older order).
- */
-export async function checkCounter(deps: Pick<Deps, 'config' | 'rpc' | 'logger'>, order: ParsedOrder, memo?: CounterMemo): Promise<void> {
-  const onChain = await chainCounter(deps, order.components.offerer, memo);
-  if (onChain === undefined || onChain === BigInt(order.components.counter)) return;
-  invalid('stale_counter', `The order was signed with counter ${order.components.counter}; the offerer's Seaport counter is ${onChain}, so it could never be filled: sign it again with counter ${onChain}`, 'body.orderData.parameters.counter', { expected: onChain.toString(), got: order.components.counter });
 }
 
 /** A 64-byte EIP-2098 signature as the 65-byte form; any other input unchanged. */
