@@ -39,6 +39,8 @@ export interface Config {
   readonly trustProxy: boolean | string;
   readonly bodyLimitBytes: number;
   readonly jobsEnabled: boolean;
+  /** How often the job queue's upkeep runs: lost jobs (their worker died) are retried by it. */
+  readonly jobsMaintenanceIntervalSeconds: number;
   readonly appUrl: string;
   /** Base of the ENS metadata service: token images are <base>/<contract>/<token id>/image. */
   readonly ensMetadataUrl: string;
@@ -239,6 +241,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     trustProxy,
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 10 * 1024 * 1024),
     jobsEnabled: bool(env, 'JOBS_ENABLED', true),
+    jobsMaintenanceIntervalSeconds: int(env, 'JOBS_MAINTENANCE_INTERVAL_SECONDS', 120, 1, 3600),
     appUrl: url(env, 'APP_URL', ['http:', 'https:']) ?? 'http://localhost:3001',
     ensMetadataUrl: (url(env, 'ENS_METADATA_URL', ['http:', 'https:']) ?? 'https://metadata.ens.domains/mainnet').replace(/\/+$/, ''),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),

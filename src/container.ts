@@ -53,7 +53,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const redis = config.redisUrl
     ? new RedisLink(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false, lazyConnect: true, connectTimeout: 2000 }), logger)
     : undefined;
-  const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'ens-market-jobs', supervise: config.jobsEnabled, schedule: config.jobsEnabled });
+  const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'ens-market-jobs', supervise: config.jobsEnabled, schedule: config.jobsEnabled, maintenanceIntervalSeconds: config.jobsMaintenanceIntervalSeconds });
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
 
   try {

@@ -141,6 +141,7 @@ export interface EmailVerificationTokens {
   email: string;
   expires_at: Timestamp;
   id: Generated<number>;
+  mailed_at: Timestamp | null;
   token_hash: Buffer;
   used_at: Timestamp | null;
   user_id: number;

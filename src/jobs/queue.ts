@@ -15,6 +15,8 @@ export interface SendOptions {
   retryLimit?: number;
   retryDelay?: number;
   retryBackoff?: boolean;
+  /** How long a started job may run before pg-boss takes it for lost and retries it (default 15 minutes). */
+  expireInSeconds?: number;
 }
 
 /** Thin, typed face of pg-boss for the rest of the code. */

@@ -11,6 +11,11 @@ export interface JobDefinition<N extends JobName = JobName> {
   retryBackoff?: boolean;
   /** Cron expression (UTC) when the job also runs on a schedule. */
   schedule?: string;
+  /**
+   * Jobs fetched per poll (default 1). A worker polls once a second, so a queue that can build a
+   * backlog (mail) takes several at a time; each still succeeds or fails on its own.
+   */
+  batchSize?: number;
 }
 
 /** Any one job definition (the list of all jobs holds different payload types). */
@@ -33,13 +38,23 @@ export async function createQueues(boss: PgBoss, definitions: readonly AnyJobDef
   }
 }
 
-/** Starts a worker (and its schedule) for every definition; jobs are fetched one at a time. */
+/**
+ * Starts a worker (and its schedule) for every definition; jobs of a batch run one after another.
+ * A job that throws is failed alone (pg-boss retries it by its policy); pg-boss completes the rest
+ * of the batch, which it would otherwise fail and run again with the one.
+ */
 export async function startWorkers(boss: PgBoss, deps: Deps, definitions: readonly AnyJobDefinition[]): Promise<void> {
   for (const def of definitions) {
-    await boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {
+    await boss.work(def.name, { batchSize: def.batchSize ?? 1, pollingIntervalSeconds: 1 }, async (jobs) => {
       // pg-boss hands back what `send` stored for this queue, so the payload has this job's type.
       const handle = def.handle as (payload: unknown, deps: Deps) => Promise<void>;
-      for (const job of jobs) await handle(job.data, deps);
+      for (const job of jobs) {
+        try {
+          await handle(job.data, deps);
+        } catch (err) {
+          await boss.fail(def.name, job.id, { message: err instanceof Error ? err.message : String(err) });
+        }
+      }
     });
     if (def.schedule) await boss.schedule(def.name, def.schedule, {}, { tz: 'UTC' });
   }

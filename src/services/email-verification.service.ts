@@ -31,7 +31,7 @@ export async function startEmailVerification(deps: Pick<Deps, 'jobs' | 'config'>
   await deps.jobs.send(
     'mail.verify-email',
     { userId, email, sealedToken: sealToken(deps.config, token, userId, email) },
-    { trx, retryLimit: VERIFICATION_MAIL_RETRY_LIMIT, retryDelay: deps.config.mailRetryDelaySeconds, retryBackoff: true },
+    { trx, retryLimit: VERIFICATION_MAIL_RETRY_LIMIT, retryDelay: deps.config.mailRetryDelaySeconds, retryBackoff: true, expireInSeconds: mailJobExpireSeconds(deps.config) },
   );
 }
 
@@ -41,8 +41,9 @@ export function verificationLink(config: Pick<Config, 'appUrl'>, token: string):
 }
 
 /**
- * The still-usable token of a queued mail, or undefined when the payload does not decrypt or the
- * token was used, superseded or expired meanwhile (then the mail is not worth sending).
+ * The still-usable token of a queued mail, or undefined when the payload does not decrypt, the
+ * token was used, superseded or expired meanwhile (then the mail is not worth sending), or its
+ * mail already went (a job run again after a crash).
  */
 export async function liveTokenOfJob(deps: Pick<Deps, 'config' | 'db'>, payload: { userId: number; email: string; sealedToken?: string }): Promise<string | undefined> {
   if (typeof payload.sealedToken !== 'string') return undefined;
@@ -54,9 +55,23 @@ export async function liveTokenOfJob(deps: Pick<Deps, 'config' | 'db'>, payload:
     .where('token_hash', '=', sha256(token))
     .where('user_id', '=', payload.userId)
     .where('used_at', 'is', null)
+    .where('mailed_at', 'is', null)
     .where('expires_at', '>', new Date())
     .executeTakeFirst();
   return live ? token : undefined;
+}
+
+/** Records that the token's mail was handed to the mail server, so a re-run of its job does not send it again. */
+export async function markMailed(deps: Pick<Deps, 'db'>, token: string): Promise<void> {
+  await deps.db.updateTable('email_verification_tokens').set({ mailed_at: new Date() }).where('token_hash', '=', sha256(token)).execute();
+}
+
+/**
+ * How long a mail job may run before pg-boss takes it for lost (its worker died) and retries it:
+ * one SMTP delivery has three timeouts (connection, greeting, socket) of SMTP_TIMEOUT_MS.
+ */
+export function mailJobExpireSeconds(config: Pick<Config, 'smtpTimeoutMs'>): number {
+  return Math.ceil((3 * config.smtpTimeoutMs) / 1000) + 5;
 }
 
 /** POST /verification/email and /verification/resend. */

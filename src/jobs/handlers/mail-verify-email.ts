@@ -1,21 +1,25 @@
 import type { MailMessage } from '../../providers/mail/mail.provider.js';
-import { liveTokenOfJob, verificationLink, VERIFICATION_MAIL_RETRY_LIMIT } from '../../services/email-verification.service.js';
+import { liveTokenOfJob, markMailed, verificationLink, VERIFICATION_MAIL_RETRY_LIMIT } from '../../services/email-verification.service.js';
 import { defineJob } from '../registry.js';
 
 /**
  * Sends a verification mail. A delivery failure throws, and pg-boss retries with back-off (the
  * retry policy is set on each job when it is enqueued, see startEmailVerification). A job whose
  * token has been used, superseded or has expired meanwhile completes without sending: the link
- * would not work. pg-boss delivers at least once, so a crash after sending may send a mail twice.
+ * would not work. pg-boss delivers at least once: a job whose worker died is retried once it
+ * expires (mailJobExpireSeconds). The token records when its mail went, so a re-run does not send
+ * it again; only a crash between the mail server's acceptance and that record (milliseconds) can.
  */
 export const verifyEmailJob = defineJob({
   name: 'mail.verify-email',
   retryLimit: VERIFICATION_MAIL_RETRY_LIMIT,
   retryBackoff: true,
+  // A burst of sign-ups or a restart after an outage leaves a backlog: 10 a second, not 1.
+  batchSize: 10,
   async handle(payload, deps) {
     const token = await liveTokenOfJob(deps, payload);
     if (token === undefined) {
-      deps.logger.info({ userId: payload.userId }, 'verification mail skipped: token no longer usable');
+      deps.logger.info({ userId: payload.userId }, 'verification mail skipped: token no longer usable or already mailed');
       return;
     }
     let messageId: string;
@@ -25,6 +29,7 @@ export const verifyEmailJob = defineJob({
       deps.logger.warn({ err, userId: payload.userId, transport: deps.mail.kind }, 'verification mail not sent; pg-boss retries it');
       throw err;
     }
+    await markMailed(deps, token);
     deps.logger.info({ userId: payload.userId, messageId, transport: deps.mail.kind }, 'verification mail sent');
   },
 });
