@@ -21,7 +21,7 @@ describe('GET /api/v1/ai/search/related', () => {
 
   before(async () => {
     model = await startModelServer((prompt) => behaviour(prompt));
-    t = await createTestApp({ LLM_BASE_URL: `${model.url}/v1`, LLM_API_KEY: 'test-key', LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: '400' });
+    t = await createTestApp({ LLM_BASE_URL: `${model.url}/v1`, LLM_API_KEY: 'test-key', LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: '1500' }); // the budget holds the one retry
     me = await signIn(t.app, 1);
     const db = t.container.db;
     await createSearchName(db, 'pear.eth', { listing: { priceWei: '3000', seller: addressOf(2) } });
