@@ -12,7 +12,9 @@
  *
  * Options: --names N seeds N demo names first when the database has none; --duration S seconds per
  * endpoint (5); --connections C (32); --workers 1,2 (each count a full pass); --out FILE.
- * Exit code 1 when any request failed (an error or a non-2xx answer); missed targets only print.
+ * Every path of a mix is asked once before its measurement, so a path that fails is counted even
+ * when the timed run is too short to reach it. Exit code 1 when any request failed (an error or a
+ * non-2xx answer); missed targets only print.
  * With no DATABASE_URL it uses the embedded PostgreSQL in DATA_DIR, as the server does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -189,6 +191,17 @@ function peakRssMb(pid: number): number {
 
 interface Measure { rps: number; p50: number; p99: number; requests: number; non2xx: number; errors: number }
 
+/** Asks every path of the mix once (warming caches and code paths); the ones not answered 2xx. */
+async function probe(port: number, paths: string[]): Promise<string[]> {
+  const failed: string[] = [];
+  for (const p of paths) {
+    const res = await fetch(`http://127.0.0.1:${port}${p}`);
+    await res.arrayBuffer();
+    if (res.status < 200 || res.status > 299) failed.push(`${res.status} ${p}`);
+  }
+  return failed;
+}
+
 /** autocannon over the mix, each request taking the next path (round-robin keeps runs comparable). */
 async function measure(port: number, paths: string[]): Promise<Measure> {
   let next = 0;
@@ -230,7 +243,10 @@ try {
       out('|---|---|---|---|---|---|---|---|---|');
       out(`| bare Fastify route (floor) | 1 | ${Math.round(floor.rps)} | 1 | | ${floor.p50} | ${floor.p99} | ${floor.errors + floor.non2xx} | |`);
       for (const c of cases) {
+        const refused = await probe(port, c.paths);
+        for (const r of refused) console.error(`probe of ${c.name}: ${r}`);
         const m = await measure(port, c.paths);
+        m.non2xx += refused.length;
         if (c.kind === 'baseline') health = m.rps;
         const ratio = c.kind === 'baseline' ? m.rps / floor.rps : m.rps / health;
         const errors = m.errors + m.non2xx;

@@ -36,13 +36,16 @@ describe('npm run bench (--names 5000 --duration 2)', { timeout: 280_000 }, () =
     assert.ok(measured.length >= 20, results);
     for (const row of measured) {
       const [, name, mix, rps, ratio, target, , p99, errors, result] = row.split('|').map((c) => c.trim());
-      assert.ok(name && Number(mix) >= 1 && Number(rps) > 0 && Number.isFinite(Number(ratio)) && target?.startsWith('≥') && Number(p99) >= 0, row);
+      // Every path was asked once before the timed run (so `errors` covers it); a busy machine may
+      // still leave a 2-second run without a finished request, which the row reports as MISSED.
+      assert.ok(name && Number(mix) >= 1 && Number(rps) >= 0 && Number.isFinite(Number(ratio)) && target?.startsWith('≥') && Number(p99) >= 0, row);
       assert.equal(errors, '0', row);
       assert.match(result!, /^(ok|MISSED \(.+\))$/, row);
     }
     for (const endpoint of ['GET /health', 'listings mix', 'search, 2-letter q', 'trending by votes', 'name page', 'sales mix', 'activity mix', 'analytics and charts']) {
       assert.ok(measured.some((r) => r.startsWith(`| ${endpoint}`)), `${endpoint} measured:\n${results}`);
     }
+    assert.ok(measured.some((r) => Number(r.split('|')[3]) > 0), 'some requests were measured');
     assert.match(results, /Peak RSS of the service: \d+ MB/);
     assert.match(results, /; 0 failed requests\.$/m);
   });
