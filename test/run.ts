@@ -74,7 +74,7 @@ try {
   // The committed database types must be what the migrations give (`npm run db:types` after a migration).
   await generateDbTypes(templateUrl, 'verify');
   code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-timeout=300000', ...files], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-reporter=spec', '--test-timeout=300000', ...files], {
       stdio: 'inherit',
       env: { ...process.env, NODE_ENV: 'test', TEST_ADMIN_URL: adminUrl, TEST_TEMPLATE_DB: template },
     });

@@ -84,17 +84,25 @@ function declaredOnly(schema: unknown, values: unknown): Record<string, unknown>
 
 const DECIMAL = /^-?[0-9]{1,300}(\.[0-9]{1,300})?$/;
 
+interface PropertySchema { type?: unknown; anyOf?: PropertySchema[] }
+
+/** A number property, alone or as a member of a union (`number | null`). */
+function isNumeric(property: PropertySchema): boolean {
+  return property.type === 'integer' || property.type === 'number' || (property.anyOf ?? []).some(isNumeric);
+}
+
 /**
- * A query or path number that is not a plain decimal (`Infinity`, `1e309`, `0x10`): the validator
- * coerces such strings to numbers and then skips its bounds for non-finite ones, so it is refused here.
+ * A number field that is not a plain decimal (`Infinity`, `1e309`, `0x10`), or a JSON number that
+ * parsed to a non-finite one: the validator coerces such strings to numbers and then skips its
+ * bounds for non-finite ones, so it is refused here (for params, query and top-level body fields).
  */
 export function nonDecimalField(part: string, schema: unknown, values: unknown): string | undefined {
-  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
+  const properties = (schema as { properties?: Record<string, PropertySchema> } | undefined)?.properties;
   if (!properties || values === null || typeof values !== 'object') return undefined;
   for (const [key, property] of Object.entries(properties)) {
-    if (property.type !== 'integer' && property.type !== 'number') continue;
+    if (!isNumeric(property)) continue;
     const raw = (values as Record<string, unknown>)[key];
-    if ([raw].flat().some((v) => typeof v === 'string' && !DECIMAL.test(v))) return `${part}.${key}`;
+    if ([raw].flat().some((v) => (typeof v === 'string' && !DECIMAL.test(v)) || (typeof v === 'number' && !Number.isFinite(v)))) return `${part}.${key}`;
   }
   return undefined;
 }
@@ -113,7 +121,8 @@ export const routeContractPlugin = fp(async (app) => {
     const schema = request.routeOptions.schema;
     const field = nulField('params', request.params) ?? nulField('query', declaredOnly(schema?.querystring, request.query)) ?? nulField('body', request.body);
     if (field) throw new AppError(request.routeOptions.config.inputError ?? 'VALIDATION_ERROR', `${field} must not contain NUL characters`, { field });
-    const number = nonDecimalField('params', schema?.params, request.params) ?? nonDecimalField('query', schema?.querystring, request.query);
+    const number = nonDecimalField('params', schema?.params, request.params) ?? nonDecimalField('query', schema?.querystring, request.query)
+      ?? nonDecimalField('body', schema?.body, request.body);
     if (number) throw new AppError('VALIDATION_ERROR', `${number} must be a decimal number`, { field: number });
   });
 }, { name: 'route-contract' });

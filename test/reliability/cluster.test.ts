@@ -11,10 +11,12 @@ import { isAlive, postmasterPid, removeDataDir, startServer, waitGone, waitReady
 /** A GET on a connection of its own (no keep-alive pool that may hold a socket of a dead worker): its status. */
 function statusOf(port: number, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    httpGet({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+    const req = httpGet({ host: '127.0.0.1', port, path, agent: false, timeout: 5000 }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
-    }).on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${path}: no answer within 5 s`)));
+    req.on('error', reject);
   });
 }
 
@@ -74,7 +76,9 @@ describe('several HTTP workers (WEB_CONCURRENCY)', { timeout: 180_000 }, () => {
     const [victim] = workerPids(server.child.pid!);
     process.kill(victim!, 'SIGKILL');
     await waitGone(victim!, 5000);
-    // A connection handed to the dying worker may be reset; the next ones are answered by the other.
+    // Until the primary has seen the exit it may still hand a connection to the dead worker (that
+    // one is reset or never answered); from then on the other worker answers.
+    for (let waited = 0; waited < 30_000 && !server.output().includes('HTTP worker died'); waited += 100) await sleep(100);
     let status = 0;
     for (let tries = 0; tries < 20 && status !== 200; tries++) status = await statusOf(server.port, '/health').catch(() => 0);
     assert.equal(status, 200);

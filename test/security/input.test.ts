@@ -34,6 +34,10 @@ describe('hostile input', () => {
       await expectError('PATCH', `/api/v1/notifications/${bad}/read`, 400, 'VALIDATION_ERROR', 'params.id');
     }
     await expectError('GET', '/api/v1/listings?page=2147483648', 400, 'VALIDATION_ERROR', 'query.page');
+    // a body number given as a string the validator would coerce to Infinity (a fuzz find: it reached PostgreSQL)
+    for (const bad of ['1e309', 'Infinity', '0x10']) {
+      await expectError('PATCH', '/api/v1/users/me', 400, 'VALIDATION_ERROR', 'body.minOfferThreshold', { minOfferThreshold: bad });
+    }
   });
 
   it('refuses an amount above 2^256 − 1, even with 78 digits', async () => {
