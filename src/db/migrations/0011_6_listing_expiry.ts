@@ -7,6 +7,8 @@ import { sql, type Kysely } from 'kysely';
  * A listing without an end time sorts last ('infinity'), as before.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // The backfill touches every listed name: longer than the API's statement timeout on a big database.
+  await sql`SET LOCAL statement_timeout = 0`.execute(db);
   await sql`ALTER TABLE ens_names ADD COLUMN IF NOT EXISTS listing_expires_at timestamptz`.execute(db);
   await sql`
     WITH cur AS (
