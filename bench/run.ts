@@ -105,7 +105,12 @@ const cases: Case[] = [
   { name: 'listings of a seller', kind: 'list', paths: each(sellers, (s) => `/api/v1/listings?seller=${s}&status=active`) },
   { name: 'offers of a buyer', kind: 'list', paths: each(buyers, (b) => `/api/v1/offers?buyer=${b}`) },
   { name: 'vote leaderboard mix', kind: 'list', paths: [...pages('/api/v1/votes/leaderboard'), ...pages('/api/v1/votes/leaderboard?sortBy=upvotes'), ...pages('/api/v1/votes/leaderboard?sortBy=downvotes')] },
-  { name: 'trending by votes, 24h and 7d', kind: 'list', paths: ['/api/v1/trending/votes?period=24h', '/api/v1/trending/votes?period=7d', '/api/v1/trending/votes?period=24h&limit=50', '/api/v1/trending/votes?period=7d&limit=100'] },
+  {
+    name: 'trending by votes, views, sales, offers, composite (24h, 7d)', kind: 'list', paths: [
+      '/api/v1/trending/votes?period=24h', '/api/v1/trending/votes?period=7d', '/api/v1/trending/votes?period=24h&limit=50', '/api/v1/trending/votes?period=7d&limit=100',
+      ...['views', 'sales', 'offers', 'composite'].flatMap((kind) => [`/api/v1/trending/${kind}?period=24h`, `/api/v1/trending/${kind}?period=7d`]),
+    ],
+  },
   {
     name: 'search without q (filters, sorts)', kind: 'list', paths: [
       ...pages('/api/v1/search'), '/api/v1/search?filters[listed]=true&sortBy=price&sortOrder=asc', '/api/v1/search?filters[digits]=only&filters[maxLength]=4',
