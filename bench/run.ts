@@ -83,6 +83,7 @@ const sellers = await pick(db.selectFrom('listings').select('seller_address as v
 const buyers = await pick(db.selectFrom('offers').select('buyer_address as v').orderBy('id', 'desc').limit(20).execute(), someAddress);
 const owners = await pick(db.selectFrom('ens_names').select('owner_address as v').where('owner_address', 'is not', null).orderBy('id', 'desc').limit(20).execute(), someAddress);
 const names = await pick(db.selectFrom('ens_names').select('name as v').orderBy('id', 'desc').limit(50).execute(), 'apple.eth');
+const brokers = await pick(db.selectFrom('listings').select('broker_address as v').where('broker_address', 'is not', null).distinct().limit(10).execute(), someAddress);
 const clubs = await pick(db.selectFrom('clubs').select('name as v').orderBy('member_count', 'desc').limit(5).execute(), '999');
 
 const each = <T>(list: T[], f: (x: T, i: number) => string) => list.map(f);
@@ -103,6 +104,12 @@ const cases: Case[] = [
     ],
   },
   { name: 'listings of a seller', kind: 'list', paths: each(sellers, (s) => `/api/v1/listings?seller=${s}&status=active`) },
+  {
+    name: 'brokered listings (by broker, stats)', kind: 'list', paths: [
+      ...each(brokers, (b) => `/api/v1/brokered-listings/broker/${b}`), ...each(brokers, (b) => `/api/v1/brokered-listings/broker/${b}?status=active&page=2`),
+      '/api/v1/brokered-listings/stats',
+    ],
+  },
   { name: 'offers of a buyer', kind: 'list', paths: each(buyers, (b) => `/api/v1/offers?buyer=${b}`) },
   { name: 'vote leaderboard mix', kind: 'list', paths: [...pages('/api/v1/votes/leaderboard'), ...pages('/api/v1/votes/leaderboard?sortBy=upvotes'), ...pages('/api/v1/votes/leaderboard?sortBy=downvotes')] },
   {

@@ -77,6 +77,8 @@ export interface Config {
   readonly wethAddress: `0x${string}`;
   /** Currencies accepted for offers (ERC-20) and listings (plus native ETH, the zero address). */
   readonly acceptedCurrencies: readonly `0x${string}`[];
+  /** Brokered listings: the broker's fee in basis points of the price, at least `minFeeBps` (POST /brokered-listings) and at most `maxFeeBps` (every listing). */
+  readonly broker: { readonly minFeeBps: number; readonly maxFeeBps: number };
   readonly gracePeriodDays: number;
   readonly premiumPeriodDays: number;
   readonly confirmations: number;
@@ -214,6 +216,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const currencies = list(env, 'ACCEPTED_CURRENCIES');
   for (const c of currencies) if (!ADDRESS.test(c)) throw new ConfigError('ACCEPTED_CURRENCIES', `has "${c}", not an address`);
 
+  const brokerMinFeeBps = int(env, 'BROKER_MIN_FEE_BPS', 100, 0, 10_000);
+  const brokerMaxFeeBps = int(env, 'BROKER_MAX_FEE_BPS', 1000, 0, 10_000);
+  if (brokerMaxFeeBps < brokerMinFeeBps) throw new ConfigError('BROKER_MAX_FEE_BPS', `is below BROKER_MIN_FEE_BPS (${brokerMinFeeBps})`);
+
   const config: Config = {
     env: nodeEnv as Config['env'],
     version: API_VERSION,
@@ -278,6 +284,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     nameWrapperAddress: address(env, 'NAME_WRAPPER_ADDRESS', MAINNET.nameWrapper),
     wethAddress: weth,
     acceptedCurrencies: currencies.length > 0 ? currencies.map((c) => c.toLowerCase() as `0x${string}`) : [weth, MAINNET.usdc],
+    broker: { minFeeBps: brokerMinFeeBps, maxFeeBps: brokerMaxFeeBps },
     gracePeriodDays: int(env, 'GRACE_PERIOD_DAYS', 90, 0, 3650),
     premiumPeriodDays: int(env, 'PREMIUM_PERIOD_DAYS', 21, 0, 3650),
     confirmations: int(env, 'CONFIRMATIONS', 12, 0, 1000),

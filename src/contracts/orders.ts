@@ -7,7 +7,7 @@ import { ORDER_EXAMPLE, ORDER_EXAMPLE_HASH, OrderComponentsSchema, OrderHash, Si
 /** The reference's `/orders` routes: one body for a listing or an offer, snake_case as its clients send it. */
 
 const TOKEN_EXAMPLE = ORDER_EXAMPLE.parameters.offer[0].identifierOrCriteria;
-const TokenId = Type.String({
+export const TokenId = Type.String({
   pattern: '^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$',
   format: 'uint256',
   description: 'token id of the name, decimal (or 0x hex): uint256(labelhash) for the registrar, uint256(namehash) for a wrapped name',

@@ -18,3 +18,4 @@ export { markListingSold, markListingUnfunded, markOfferAccepted, markOfferUnfun
 export { cancelOrdersByCounter, cancelOrdersByHash, expireDueOrders } from './endings.js';
 /** Set-based rebuild of every name's summaries, for the seed and bulk loaders that write orders directly. */
 export { recalculateHighestOffer, refreshAllMarketSummaries, refreshListingSummary } from './summaries.js';
+export { BrokeredListingService } from './brokered.service.js';

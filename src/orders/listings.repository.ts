@@ -45,13 +45,13 @@ export interface ListingFilters {
  * A listing in a live status (active, unfunded) whose end time has passed reads as expired until
  * the sweep writes it, so a reader never sees an expired order as active.
  */
-const EFFECTIVE_STATUS = sql<ListingStatus>`CASE WHEN l.status IN ('active', 'unfunded') AND l.expires_at <= now() THEN 'expired' ELSE l.status END`;
+export const EFFECTIVE_STATUS = sql<ListingStatus>`CASE WHEN l.status IN ('active', 'unfunded') AND l.expires_at <= now() THEN 'expired' ELSE l.status END`;
 
 /**
  * The status filter as index-friendly parts, each an equality on status (so each part is one
  * ordered index range). `expired` is three: written expired, and active or unfunded past the end.
  */
-function statusParts(status: ListingStatus): RawBuilder<SqlBool>[] {
+export function statusParts(status: ListingStatus): RawBuilder<SqlBool>[] {
   switch (status) {
     case 'active':
     case 'unfunded':

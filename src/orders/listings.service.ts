@@ -6,6 +6,7 @@ import {
 import { resolveName } from '../db/repositories/ens-names.repository.js';
 import { pagedTotal } from './status-parts.js';
 import { checkCounter, type CounterMemo } from './counter.js';
+import { checkBrokerItem, checkFeeCap, type BrokerClaim } from './broker.js';
 import { AppError } from '../errors.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
@@ -103,14 +104,22 @@ export class ListingService {
    * one name token for one currency, claims agree (`claims` compares what the client sent with the
    * facts of the signed order, under the client's own field names), the seller owns the name, the
    * signature is the seller's, the counter is the current one (with an RPC), the order is new.
+   * A fee item takes at most BROKER_MAX_FEE_BPS of the price; with `broker` (a brokered listing)
+   * the order must pay that broker that fee (broker.ts), and the listing records them.
    */
-  async check(caller: string, orderData: SignedOrderInput, claims: (facts: ListingFacts) => void, memo?: CounterMemo): Promise<CheckedListing> {
+  async check(caller: string, orderData: SignedOrderInput, claims: (facts: ListingFacts) => void, memo?: CounterMemo, broker?: BrokerClaim): Promise<CheckedListing> {
     const { config, db } = this.deps;
     const order = parseSignedOrder(orderData);
     if (order.components.offerer !== caller) {
       throw new AppError('INVALID_ORDER', 'The order\'s offerer must be the signed-in seller', { reason: 'offerer_not_caller', field: 'body.orderData.parameters.offerer', expected: caller, got: order.components.offerer });
     }
+    if (broker) checkBrokerItem(order, broker);
     const terms = listingTerms(order, config);
+    if (broker) {
+      const item = order.components.consideration.find((it) => it.recipient === broker.address)!;
+      terms.broker = { address: broker.address, feeBps: broker.feeBps, feeWei: BigInt(item.startAmount) };
+    }
+    checkFeeCap(terms, config);
     const name = await findNameByToken(db, terms.token);
     if (!name) throw new AppError('ENS_NAME_NOT_FOUND', 'The order\'s token is not a name known here', { field: 'body.orderData.parameters.offer.0.identifierOrCriteria' });
     checkTokenKind(name, terms.token);

@@ -34,12 +34,12 @@ function tokenIdsOf(name: string): string[] {
 }
 
 /** The token id to compare the client's token_id claim with: either id of the order's name agrees. */
-function tokenClaim(claimed: string, facts: { tokenId: string; ensName: string }): string {
+export function tokenClaim(claimed: string, facts: { tokenId: string; ensName: string }): string {
   return tokenIdsOf(facts.ensName).includes(BigInt(claimed).toString()) ? claimed : facts.tokenId;
 }
 
 /** An error of the shared checks with its field named as this body names it (`order_data`, under `prefix`). */
-function renamed(err: unknown, prefix: string): unknown {
+export function renamed(err: unknown, prefix: string): unknown {
   if (!isAppError(err) || typeof err.details?.field !== 'string') return err;
   const field = err.details.field.replace(/^body\.orderData/, 'body.order_data').replace(/^body(?=\.|$)/, prefix);
   return new AppError(err.code, err.message, { ...err.details, field });

@@ -41,7 +41,8 @@ export interface ListingTerms {
   priceWei: bigint;
   currency: string;
   expiresAt: Date | null;
-  broker: { address: string; feeBps: number } | null;
+  /** The fee item paid to someone other than the seller (the largest one); `feeWei` is its amount. */
+  broker: { address: string; feeBps: number; feeWei: bigint } | null;
 }
 
 export interface OfferTerms {
@@ -165,7 +166,7 @@ export function listingTerms(order: ParsedOrder, config: Config, now = new Date(
   if (priceWei === 0n) invalid('zero_price', 'The price must be more than zero', 'body.orderData.parameters.consideration');
   if (!c.consideration.some((it) => it.recipient === c.offerer)) invalid('no_seller_payment', 'No consideration item pays the seller', 'body.orderData.parameters.consideration');
   const fees = c.consideration.filter((it) => it.recipient !== c.offerer).sort((a, b) => (BigInt(b.startAmount) > BigInt(a.startAmount) ? 1 : -1));
-  const broker = fees.length === 0 ? null : { address: fees[0].recipient, feeBps: Number((BigInt(fees[0].startAmount) * 10_000n + priceWei / 2n) / priceWei) };
+  const broker = fees.length === 0 ? null : { address: fees[0].recipient, feeBps: Number((BigInt(fees[0].startAmount) * 10_000n + priceWei / 2n) / priceWei), feeWei: BigInt(fees[0].startAmount) };
   return { seller: c.offerer, token, priceWei, currency: first.token, expiresAt: expiry(c, now), broker };
 }
 
@@ -320,7 +321,7 @@ export function checkClaims(claims: Record<string, string | number | null | unde
     if (claimed === undefined) continue;
     const value = actual[key];
     let same: boolean;
-    if (value instanceof Date || (value === null && key === 'expiresAt')) {
+    if (value instanceof Date || (value === null && (key === 'expiresAt' || key === 'expires_at'))) {
       const claimedMs = claimed === null ? null : Date.parse(String(claimed));
       same = value === null ? claimedMs === null : claimedMs !== null && Math.abs(claimedMs - value.getTime()) < 1000;
     } else if (typeof value === 'string' && typeof claimed === 'string') {

@@ -5,6 +5,7 @@ import { cartRoutes } from './cart/cart.routes.js';
 import { listingRoutes } from './listings/listings.routes.js';
 import { offerRoutes } from './offers/offers.routes.js';
 import { orderRoutes } from './orders/orders.routes.js';
+import { brokeredListingRoutes } from './brokered-listings/brokered-listings.routes.js';
 import { awardsRoutes } from './awards/awards.routes.js';
 import { clubsRoutes } from './clubs/clubs.routes.js';
 import { analyticsRoutes } from './analytics/analytics.routes.js';
@@ -31,6 +32,7 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(listingRoutes);
   await app.register(offerRoutes);
   await app.register(orderRoutes);
+  await app.register(brokeredListingRoutes);
   await app.register(cartRoutes);
   await app.register(verificationRoutes);
   await app.register(voteRoutes);

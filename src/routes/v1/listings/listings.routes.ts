@@ -23,7 +23,7 @@ const CREATE_DESCRIPTION = [
   'The order must offer exactly one name token (base registrar ERC-721, token id = labelhash; NameWrapper ERC-1155 for wrapped',
   'names, token id = namehash) and ask for payment in ETH or an accepted currency (else 400 UNSUPPORTED_CURRENCY). The price is',
   'the sum of the consideration, `expires_at` the end time, a consideration item paid to someone else than the seller is the',
-  'broker fee. The offerer must be the caller (400 INVALID_ORDER) and own the name (400 NOT_OWNER); the signature must be the',
+  'broker fee, at most BROKER_MAX_FEE_BPS of the price (400 BROKER_FEE_TOO_HIGH). The offerer must be the caller (400 INVALID_ORDER) and own the name (400 NOT_OWNER); the signature must be the',
   'seller\'s (400 INVALID_SIGNATURE; EIP-1271 wallets when ETH_RPC_URL is set). The order hash is computed by the service.',
   'The same order twice is 409 DUPLICATE_ORDER. The seller\'s earlier listing of the name is cancelled (replaced).',
 ].join(' ');
@@ -70,7 +70,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateListingBody,
       response: {
         201: Envelope(Listing),
-        ...errors('VALIDATION_ERROR', 'INVALID_ORDER', 'INVALID_SIGNATURE', 'NOT_OWNER', 'UNSUPPORTED_CURRENCY', 'UNAUTHORIZED', 'ENS_NAME_NOT_FOUND', 'DUPLICATE_ORDER', 'RATE_LIMITED'),
+        ...errors('VALIDATION_ERROR', 'INVALID_ORDER', 'INVALID_SIGNATURE', 'NOT_OWNER', 'UNSUPPORTED_CURRENCY', 'BROKER_FEE_TOO_HIGH', 'UNAUTHORIZED', 'ENS_NAME_NOT_FOUND', 'DUPLICATE_ORDER', 'RATE_LIMITED'),
       },
     },
   }, async (request, reply) => {

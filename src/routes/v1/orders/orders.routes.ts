@@ -9,8 +9,8 @@ import {
 } from '../../../contracts/orders.js';
 import { ORDER_RATE } from '../listings/listings.routes.js';
 
-const ORDER_CHECKS = 'INVALID_ORDER, INVALID_SIGNATURE, NOT_OWNER, UNSUPPORTED_CURRENCY, ENS_NAME_NOT_FOUND, DUPLICATE_ORDER' as const;
-const CHECK_CODES = ['INVALID_ORDER', 'INVALID_SIGNATURE', 'NOT_OWNER', 'UNSUPPORTED_CURRENCY', 'UNSUPPORTED_ORDER_TYPE', 'ENS_NAME_NOT_FOUND', 'DUPLICATE_ORDER'] as const;
+const ORDER_CHECKS = 'INVALID_ORDER, INVALID_SIGNATURE, NOT_OWNER, UNSUPPORTED_CURRENCY, BROKER_FEE_TOO_HIGH, ENS_NAME_NOT_FOUND, DUPLICATE_ORDER' as const;
+const CHECK_CODES = ['INVALID_ORDER', 'INVALID_SIGNATURE', 'NOT_OWNER', 'UNSUPPORTED_CURRENCY', 'BROKER_FEE_TOO_HIGH', 'UNSUPPORTED_ORDER_TYPE', 'ENS_NAME_NOT_FOUND', 'DUPLICATE_ORDER'] as const;
 
 const SAVE_DESCRIPTION = [
   'The original\'s body: `{type, token_id, price_wei, order_data, order_hash?, currency_address?, seller_address?, buyer_address?,',

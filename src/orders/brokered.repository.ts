@@ -1,0 +1,86 @@
+import { sql, type SqlBool } from 'kysely';
+import type { Executor } from '../db/client.js';
+import type { ListingStatus } from '../db/schema.js';
+import { EFFECTIVE_STATUS, statusParts } from './listings.repository.js';
+
+/**
+ * Reads of brokered listings, all over the partial index `listings_broker_idx` (0012): one broker's
+ * listings, or every brokered listing for the stats; never the rest of the listings table.
+ */
+
+export interface BrokeredListingRow {
+  id: number;
+  ens_name_id: number;
+  price_wei: string;
+  currency_address: string;
+  seller_address: string;
+  order_hash: string;
+  order_data: Record<string, unknown>;
+  status: ListingStatus;
+  source: string;
+  expires_at: Date | null;
+  created_at: Date;
+  broker_address: string;
+  broker_fee_bps: number | null;
+}
+
+function ofBroker(db: Executor, broker: string, status: ListingStatus | undefined) {
+  return db
+    .selectFrom('listings as l')
+    .where('l.broker_address', '=', broker)
+    .$if(status !== undefined, (qb) => qb.where((eb) => eb.or(statusParts(status!))));
+}
+
+/** A page of the names the broker has listings of (in `status`, when given), the newest listing first. */
+export async function brokerNameIds(db: Executor, broker: string, status: ListingStatus | undefined, limit: number, offset: number): Promise<number[]> {
+  const rows = await ofBroker(db, broker, status)
+    .select(['l.ens_name_id', sql<Date>`max(l.created_at)`.as('latest')])
+    .groupBy('l.ens_name_id')
+    .orderBy(sql`max(l.created_at)`, 'desc')
+    .orderBy('l.ens_name_id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((r) => r.ens_name_id);
+}
+
+export async function countBrokerNames(db: Executor, broker: string, status: ListingStatus | undefined): Promise<number> {
+  const row = await ofBroker(db, broker, status).select(sql<string>`count(DISTINCT l.ens_name_id)`.as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The broker's listings of these names (in `status`, when given), newest first. */
+export async function brokerListingsOfNames(db: Executor, broker: string, status: ListingStatus | undefined, nameIds: readonly number[]): Promise<BrokeredListingRow[]> {
+  if (nameIds.length === 0) return [];
+  const rows = await ofBroker(db, broker, status)
+    .where('l.ens_name_id', 'in', nameIds)
+    .select([
+      'l.id', 'l.ens_name_id', 'l.price_wei', 'l.currency_address', 'l.seller_address', 'l.order_hash', 'l.order_data', 'l.source',
+      'l.expires_at', 'l.created_at', 'l.broker_address', 'l.broker_fee_bps', EFFECTIVE_STATUS.as('status'),
+    ])
+    .orderBy('l.created_at', 'desc')
+    .orderBy('l.id', 'desc')
+    .execute();
+  return rows as BrokeredListingRow[];
+}
+
+export interface BrokerStatsRow {
+  active: string;
+  sold: string;
+  brokers: string;
+  avg_fee_bps: string | null;
+}
+
+/** One pass over the brokered listings' index entries (index-only once vacuumed). */
+export async function brokerStats(db: Executor): Promise<BrokerStatsRow> {
+  return db
+    .selectFrom('listings as l')
+    .where('l.broker_address', 'is not', null)
+    .select([
+      sql<string>`count(*) FILTER (WHERE ${sql<SqlBool>`l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())`})`.as('active'),
+      sql<string>`count(*) FILTER (WHERE l.status = 'sold')`.as('sold'),
+      sql<string>`count(DISTINCT l.broker_address)`.as('brokers'),
+      sql<string | null>`round(avg(l.broker_fee_bps), 2)`.as('avg_fee_bps'),
+    ])
+    .executeTakeFirstOrThrow();
+}

@@ -1,0 +1,89 @@
+import type { Deps } from '../deps.js';
+import type { ListingStatus } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import { iso } from '../lib/time.js';
+import { weiString } from '../lib/wei.js';
+import type { BrokerConfig, BrokerStats, BrokeredResultListing, CreateBrokeredListingBody } from '../contracts/brokered-listings.js';
+import type { Listing } from '../contracts/listings.js';
+import type { AuthUser } from '../services/tokens.js';
+import { checkBrokerClaim, type BrokerClaim } from './broker.js';
+import { brokerListingsOfNames, brokerNameIds, brokerStats, countBrokerNames } from './brokered.repository.js';
+import { ListingService } from './listings.service.js';
+import { renamed, tokenClaim } from './orders.service.js';
+import { checkClaims } from './validation.js';
+
+/**
+ * The reference's /brokered-listings: a brokered listing is a listing (ListingService.check and
+ * place, the one path of every new order) whose order pays the named broker the named fee.
+ */
+export class BrokeredListingService {
+  private readonly listings: ListingService;
+
+  constructor(private readonly deps: Pick<Deps, 'cache' | 'config' | 'db' | 'jobs' | 'logger' | 'rpc'>) {
+    this.listings = new ListingService(deps);
+  }
+
+  config(): BrokerConfig {
+    const { minFeeBps, maxFeeBps } = this.deps.config.broker;
+    return { minFeeBasisPoints: minFeeBps, minFeePercent: minFeeBps / 100, maxFeeBasisPoints: maxFeeBps, maxFeePercent: maxFeeBps / 100 };
+  }
+
+  /**
+   * Checks the broker (not the seller, fee within the configured bounds), then the order as POST
+   * /listings does plus its fee item (broker.ts), and stores it as a listing with its broker.
+   */
+  async create(user: AuthUser, body: CreateBrokeredListingBody): Promise<Listing> {
+    const caller = user.address.toLowerCase();
+    if (body.seller_address.toLowerCase() !== caller) throw new AppError('FORBIDDEN', 'seller_address must be the signed-in user\'s address', { field: 'body.seller_address' });
+    const broker: BrokerClaim = { address: body.broker_address.toLowerCase(), feeBps: body.broker_fee_bps };
+    checkBrokerClaim(broker, caller, this.deps.config);
+    let id: number;
+    try {
+      const checked = await this.listings.check(caller, body.order_data, (f) => checkClaims(
+        { token_id: body.token_id, price_wei: body.price_wei, currency_address: body.currency_address, order_hash: body.order_hash, expires_at: body.expires_at },
+        { token_id: tokenClaim(body.token_id, f), price_wei: f.priceWei, currency_address: f.currencyAddress, order_hash: f.orderHash, expires_at: f.expiresAt },
+      ), new Map(), broker);
+      id = await this.listings.store(checked, body.source);
+    } catch (err) {
+      throw renamed(err, 'body');
+    }
+    return this.listings.get(id);
+  }
+
+  /** A page of the names the broker has listings of, as global search shows names, each with the broker's listings. */
+  async byBroker(address: string, status: ListingStatus | undefined, limit: number, offset: number): Promise<{ ids: number[]; listings: Map<number, BrokeredResultListing[]>; total: number }> {
+    const { db } = this.deps;
+    const broker = address.toLowerCase();
+    const [ids, total] = await Promise.all([brokerNameIds(db, broker, status, limit, offset), countBrokerNames(db, broker, status)]);
+    const listings = new Map<number, BrokeredResultListing[]>();
+    for (const l of await brokerListingsOfNames(db, broker, status, ids)) {
+      const list = listings.get(l.ens_name_id) ?? [];
+      list.push({
+        id: l.id,
+        price: weiString(l.price_wei),
+        currency_address: l.currency_address,
+        seller_address: l.seller_address,
+        order_hash: l.order_hash,
+        order_data: l.order_data,
+        expires_at: iso(l.expires_at),
+        source: l.source,
+        broker_address: l.broker_address,
+        broker_fee_bps: l.broker_fee_bps,
+        status: l.status,
+        created_at: iso(l.created_at),
+      });
+      listings.set(l.ens_name_id, list);
+    }
+    return { ids, listings, total };
+  }
+
+  async stats(): Promise<BrokerStats> {
+    const row = await brokerStats(this.deps.db);
+    return {
+      activeBrokeredListings: Number(row.active),
+      soldBrokeredListings: Number(row.sold),
+      uniqueBrokers: Number(row.brokers),
+      averageBrokerFeeBps: row.avg_fee_bps === null ? null : Number(row.avg_fee_bps),
+    };
+  }
+}
