@@ -136,6 +136,8 @@ const cases: Case[] = [
   { name: 'holder leaderboard (cached)', kind: 'cached', paths: ['/api/v1/leaderboard?sortBy=names_owned', '/api/v1/leaderboard?sortBy=sales_volume', `/api/v1/leaderboard?clubs[]=${enc(clubs[0])}&sortBy=names_owned`] },
   { name: 'awards leaderboard (cached)', kind: 'cached', paths: pages('/api/v1/awards-leaderboard', 3) },
   { name: 'legends (cached)', kind: 'cached', paths: each(owners, (o) => `/api/v1/legends/${o}`) },
+  { name: 'profiles of owners', kind: 'read', paths: each(owners, (o) => `/api/v1/profiles/${o}`) },
+  { name: 'manageable names of owners', kind: 'list', paths: each(owners, (o, i) => `/api/v1/ens-roles/users/${o}/manageable-names?page=${(i % 3) + 1}`) },
   {
     name: 'analytics and charts (cached)', kind: 'cached', paths: [
       '/api/v1/analytics/market?period=7d', '/api/v1/analytics/market?period=30d', '/api/v1/analytics/volume?period=30d', '/api/v1/analytics/sales?period=7d',

@@ -74,6 +74,10 @@ export interface Config {
   readonly seaportAddress: `0x${string}`;
   readonly baseRegistrarAddress: `0x${string}`;
   readonly nameWrapperAddress: `0x${string}`;
+  /** ENS registry: reverse records (primary names) are read through it. */
+  readonly ensRegistryAddress: `0x${string}`;
+  /** The premium auction's start, in US dollars (ENS: $100,000,000), halving daily over the premium period. */
+  readonly premiumStartUsd: number;
   readonly wethAddress: `0x${string}`;
   /** Currencies accepted for offers (ERC-20) and listings (plus native ETH, the zero address). */
   readonly acceptedCurrencies: readonly `0x${string}`[];
@@ -175,6 +179,7 @@ export const MAINNET = {
   seaport: '0x0000000000000068f116a894984e2db1123eb395',
   baseRegistrar: '0x57f1887a8bf19b14fc0df6fd9b2acc9af147ea85',
   nameWrapper: '0xd4416b13d2b3a9abae7acd5d6c2bbdbe25686401',
+  ensRegistry: '0x00000000000c2e074ec69a0dfb2997ba6c7d2e1e',
   weth: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
   usdc: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
   /** legacy (2020), wrapped (2023), unwrapped with referrer (2025), renewal with referrer (2025) */
@@ -282,6 +287,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     seaportAddress: address(env, 'SEAPORT_ADDRESS', MAINNET.seaport),
     baseRegistrarAddress: address(env, 'BASE_REGISTRAR_ADDRESS', MAINNET.baseRegistrar),
     nameWrapperAddress: address(env, 'NAME_WRAPPER_ADDRESS', MAINNET.nameWrapper),
+    ensRegistryAddress: address(env, 'ENS_REGISTRY_ADDRESS', MAINNET.ensRegistry),
+    premiumStartUsd: int(env, 'PREMIUM_START_USD', 100_000_000, 0, 1_000_000_000_000),
     wethAddress: weth,
     acceptedCurrencies: currencies.length > 0 ? currencies.map((c) => c.toLowerCase() as `0x${string}`) : [weth, MAINNET.usdc],
     broker: { minFeeBps: brokerMinFeeBps, maxFeeBps: brokerMaxFeeBps },

@@ -310,6 +310,12 @@ export interface Offers {
   updated_at: Generated<Timestamp>;
 }
 
+export interface PrimaryNames {
+  address: string;
+  checked_at: Timestamp;
+  name: string | null;
+}
+
 export interface RefreshTokens {
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
@@ -438,6 +444,7 @@ export interface DB {
   name_views_daily: NameViewsDaily;
   notifications: Notifications;
   offers: Offers;
+  primary_names: PrimaryNames;
   refresh_tokens: RefreshTokens;
   registrations: Registrations;
   sales: Sales;

@@ -54,3 +54,14 @@ export const chainlinkAggregatorAbi = parseAbi([
   'function decimals() view returns (uint8)',
   'function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)',
 ]);
+
+/** ENS registry: the resolver of a node (reverse records and forward checks go through it). */
+export const ensRegistryAbi = parseAbi([
+  'function resolver(bytes32 node) view returns (address)',
+]);
+
+/** Public resolver reads: a reverse node's name, a forward node's ETH address. */
+export const ensResolverAbi = parseAbi([
+  'function name(bytes32 node) view returns (string)',
+  'function addr(bytes32 node) view returns (address)',
+]);

@@ -24,6 +24,8 @@ import { activityRoutes } from './activity/activity.routes.js';
 import { feedRoutes } from './feed/feed.routes.js';
 import { salesRoutes } from './sales/sales.routes.js';
 import { namesRoutes } from './names/names.routes.js';
+import { profileRoutes } from './profiles/profiles.routes.js';
+import { ensRolesRoutes } from './ens-roles/ens-roles.routes.js';
 
 /** Every /api/v1 route module, one line each. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -52,4 +54,6 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(feedRoutes);
   await app.register(salesRoutes);
   await app.register(namesRoutes);
+  await app.register(profileRoutes);
+  await app.register(ensRolesRoutes);
 };

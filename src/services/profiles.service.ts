@@ -1,0 +1,213 @@
+import { sql, type RawBuilder } from 'kysely';
+import { formatUnits, type Hex } from 'viem';
+import type { Deps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { knownCurrencies } from '../db/repositories/currencies.repository.js';
+import { isAddress, normalizeAddress, ZERO_ADDRESS } from '../lib/address.js';
+import { InvalidNameError, parseEthName } from '../lib/ens.js';
+import { DAY, HOUR, iso } from '../lib/time.js';
+import { weiString } from '../lib/wei.js';
+import { readBalances, readPrimaryName } from '../providers/rpc/ens-reads.js';
+import type { Profile } from '../contracts/profiles.js';
+import { LegendsService } from './legends.service.js';
+
+/** A primary name read from the chain is used for this long before it is read again. */
+export const PRIMARY_NAME_TTL_MS = HOUR;
+const OWNED_NAMES_SHOWN = 50;
+/** Counts of an address's own rows (purchases, activity) stop here: a profile never counts a big range. */
+const COUNT_CAP = 10_000;
+
+export interface PrimaryName {
+  name: string | null;
+  source: 'rpc' | 'cache' | null;
+  checkedAt: Date | null;
+}
+
+export type BalancesReason = 'rpc_not_configured' | 'rpc_failed';
+
+export interface Balance {
+  symbol: string;
+  address: string | null;
+  wei: string | null;
+  formatted: string | null;
+  decimals: number;
+}
+
+/**
+ * Profiles of addresses: the primary name (reverse record through ETH_RPC_URL, kept in
+ * `primary_names`), holdings and club counts from the holder roll-up and `club_holders`, the
+ * owner's first names and their listings, sales, votes and activity from indexed counts bounded
+ * by the address, and legends. Never an e-mail address: the response shape has no field for one.
+ */
+export class ProfileService {
+  private readonly legends: LegendsService;
+
+  constructor(private readonly deps: Pick<Deps, 'db' | 'cache' | 'rpc' | 'config' | 'logger'>) {
+    this.legends = new LegendsService(deps);
+  }
+
+  /** The address a profile key names: an address as given, or the current owner of a stored name. */
+  async resolveKey(key: string): Promise<string> {
+    if (/^0x[0-9a-f]*$/i.test(key)) {
+      if (isAddress(key)) return normalizeAddress(key);
+      throw new AppError('VALIDATION_ERROR', 'An address is 0x followed by 40 hex characters', { field: 'params.addressOrName' });
+    }
+    let name: string;
+    try {
+      name = parseEthName(key).name;
+    } catch (e) {
+      if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid name: ${e.message}`, { field: 'params.addressOrName' });
+      throw e;
+    }
+    const row = await this.deps.db.selectFrom('ens_names').select('owner_address').where('name', '=', name).executeTakeFirst();
+    if (!row) throw new AppError('PROFILE_NOT_FOUND', `${name} is not in the marketplace`);
+    if (!row.owner_address) throw new AppError('PROFILE_NOT_FOUND', `${name} has no owner`);
+    return row.owner_address;
+  }
+
+  async profile(key: string): Promise<Profile> {
+    const address = await this.resolveKey(key);
+    const db = this.deps.db;
+    const cutoff = new Date(Date.now() - this.deps.config.gracePeriodDays * DAY);
+    const saleCurrencies = [ZERO_ADDRESS, this.deps.config.wethAddress.toLowerCase()];
+    const [primary, user, holdings, clubs, owned, sold, purchases, activity, legends] = await Promise.all([
+      this.primaryName(address),
+      db.selectFrom('users').select(['id', 'created_at']).where('address', '=', address).executeTakeFirst(),
+      db.selectFrom('holder_leaderboard').select(['names_owned', 'names_listed', 'expired_names', 'names_in_clubs']).where('address', '=', address).executeTakeFirst(),
+      db.selectFrom('club_holders').select(['club', 'name_count']).where('address', '=', address).where('club', '<>', '*').where('name_count', '>', 0)
+        .orderBy('name_count', 'desc').orderBy('club').execute(),
+      db.selectFrom('ens_names').select(['id', 'token_id', 'name', 'expiry_date', 'registration_date', 'created_at'])
+        .where('owner_address', '=', address)
+        .where((eb) => eb.or([eb('expiry_date', 'is', null), eb('expiry_date', '>', cutoff)]))
+        .orderBy('expiry_date').orderBy('id').limit(OWNED_NAMES_SHOWN).execute(),
+      db.selectFrom('sales').select([sql<number>`count(*)::int`.as('n'), sql<string>`coalesce(sum(price_wei), 0)::text`.as('volume')])
+        .where('seller_address', '=', address).where('currency_address', 'in', saleCurrencies).executeTakeFirstOrThrow(),
+      this.cappedCount(sql`SELECT 1 FROM sales WHERE buyer_address = ${address}`),
+      this.cappedCount(sql`SELECT 1 FROM activity_events WHERE actor_address = ${address}`),
+      this.legends.summary(address),
+    ]);
+
+    const [listings, votes] = await Promise.all([
+      owned.length === 0 ? Promise.resolve([]) : db.selectFrom('listings')
+        .select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'source', 'created_at'])
+        .where('ens_name_id', 'in', owned.map((n) => n.id))
+        .where('seller_address', '=', address)
+        .where('status', '=', 'active')
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+        .orderBy('created_at', 'desc').execute(),
+      user === undefined ? Promise.resolve({ up: 0, down: 0 }) : db.selectFrom('votes')
+        .select([sql<number>`count(*) FILTER (WHERE vote = 1)::int`.as('up'), sql<number>`count(*) FILTER (WHERE vote = -1)::int`.as('down')])
+        .where('user_id', '=', user.id).executeTakeFirstOrThrow(),
+    ]);
+    const listingOf = new Map<number, (typeof listings)[number]>();
+    for (const l of listings) if (!listingOf.has(l.ens_name_id)) listingOf.set(l.ens_name_id, l);
+
+    return {
+      address,
+      primaryName: primary.name,
+      primaryNameSource: primary.source,
+      primaryNameCheckedAt: iso(primary.checkedAt),
+      ensRecords: null,
+      persona: null,
+      memberSince: iso(user?.created_at ?? null),
+      ownedNames: owned.map((n) => {
+        const l = listingOf.get(n.id);
+        return {
+          id: n.id,
+          token_id: n.token_id,
+          name: n.name,
+          expiry_date: iso(n.expiry_date),
+          registration_date: iso(n.registration_date),
+          created_at: iso(n.created_at),
+          is_listed: l !== undefined,
+          active_listing: l ? { id: l.id, price_wei: weiString(l.price_wei), currency_address: l.currency_address, source: l.source, created_at: iso(l.created_at) } : null,
+        };
+      }),
+      clubs: clubs.map((c) => ({ club: c.club, count: c.name_count })),
+      legends: legends.legends,
+      stats: {
+        totalNames: holdings?.names_owned ?? 0,
+        listedNames: holdings?.names_listed ?? 0,
+        expiredNames: holdings?.expired_names ?? 0,
+        namesInClubs: holdings?.names_in_clubs ?? 0,
+        namesSold: sold.n,
+        salesVolumeWei: weiString(sold.volume),
+        purchases,
+        totalActivity: activity,
+        votes: { cast: votes.up + votes.down, up: votes.up, down: votes.down },
+      },
+    };
+  }
+
+  private async cappedCount(rows: RawBuilder<unknown>): Promise<number> {
+    const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${rows} LIMIT ${COUNT_CAP}) capped`.execute(this.deps.db);
+    return r.rows[0].n;
+  }
+
+  /**
+   * The primary name: the stored one while it is under an hour old; else read through the RPC
+   * and stored; without an RPC, or when the read fails, the last one stored (source `cache`).
+   */
+  async primaryName(address: string): Promise<PrimaryName> {
+    const db = this.deps.db;
+    const stored = await db.selectFrom('primary_names').select(['name', 'checked_at']).where('address', '=', address).executeTakeFirst();
+    const fromStore: PrimaryName = stored ? { name: stored.name, source: 'cache', checkedAt: stored.checked_at } : { name: null, source: null, checkedAt: null };
+    const rpc = this.deps.rpc;
+    if (!rpc || (stored && Date.now() - stored.checked_at.getTime() < PRIMARY_NAME_TTL_MS)) return fromStore;
+    let name: string | null;
+    try {
+      name = (await readPrimaryName(rpc, this.deps.config.ensRegistryAddress, address as Hex)) ?? null;
+    } catch (err) {
+      this.deps.logger.warn({ err, address }, 'primary name not read; the last one seen stands');
+      return fromStore;
+    }
+    const checkedAt = new Date();
+    await db.insertInto('primary_names').values({ address, name, checked_at: checkedAt })
+      .onConflict((oc) => oc.column('address').doUpdateSet({ name, checked_at: checkedAt }))
+      .execute();
+    return { name, source: 'rpc', checkedAt };
+  }
+
+  /** ETH and the known ERC-20 currencies (WETH, USDC) through the RPC; without one, nulls and a reason. */
+  async balances(rawAddress: string): Promise<{ address: string; balances: Record<string, Balance>; reason: BalancesReason | null }> {
+    const address = normalizeAddress(rawAddress);
+    const currencies = knownCurrencies(this.deps.config);
+    const tokens = currencies.filter((c) => c.address !== ZERO_ADDRESS);
+    const shape = (values: (bigint | null)[]): Record<string, Balance> => Object.fromEntries(currencies.map((c, i) => [c.symbol.toLowerCase(), {
+      symbol: c.symbol,
+      address: c.address === ZERO_ADDRESS ? null : c.address,
+      wei: values[i] === null ? null : values[i].toString(),
+      formatted: values[i] === null ? null : formatUnits(values[i], c.decimals),
+      decimals: c.decimals,
+    }]));
+    const none = currencies.map(() => null);
+    if (!this.deps.rpc) return { address, balances: shape(none), reason: 'rpc_not_configured' };
+    try {
+      const read = await readBalances(this.deps.rpc, address, tokens.map((t) => t.address as Hex));
+      const byToken = new Map(tokens.map((t, i) => [t.address, read.tokens[i]]));
+      return { address, balances: shape(currencies.map((c) => (c.address === ZERO_ADDRESS ? read.native : byToken.get(c.address) ?? null))), reason: null };
+    } catch (err) {
+      this.deps.logger.warn({ err, address }, 'balances not read');
+      return { address, balances: shape(none), reason: 'rpc_failed' };
+    }
+  }
+
+  /** Badges the address earned: one per legend type it qualifies for, dated by its first such mint. */
+  async badges(rawAddress: string) {
+    const address = normalizeAddress(rawAddress);
+    const [summary, types] = await Promise.all([
+      this.legends.summary(address),
+      this.deps.db.selectFrom('legend_types').select(['type', 'description']).execute(),
+    ]);
+    const describe = new Map(types.map((t) => [t.type, t.description]));
+    return {
+      address,
+      badges: Object.entries(summary.legends).map(([type, entry]) => ({
+        event: { id: `legend:${type}`, name: type, description: describe.get(type) ?? '' },
+        tokenId: null,
+        owner: address,
+        created: entry.firstMint,
+      })),
+    };
+  }
+}
