@@ -57,14 +57,17 @@ const TIME_COLUMN: Record<RollupKind, { table: string; column: string; where: Ra
   vote: { table: 'vote_events', column: 'cast_at', where: sql`true` },
 };
 
-/** Each kind's hourly aggregate of the raw rows in the hours `h(hour)`. */
-function hourlyOf(kind: RollupKind, eth: readonly string[]): RawBuilder<unknown> {
+/**
+ * Each kind's hourly aggregate of its raw rows `s`: `hour` is the first column, then source, clubs,
+ * band and label length (the caller adds the WHERE and `GROUP BY 1, 2, 3, 4, 5`).
+ */
+function hourlyOf(kind: RollupKind, eth: readonly string[], hour: RawBuilder<unknown>): RawBuilder<unknown> {
   switch (kind) {
     case 'sale': {
       const isEth = sql`s.currency_address = ANY(${[...eth]}::text[])`;
       const bands = PRICE_BANDS.flatMap((b, i) => (b.below === undefined ? [] : [sql`WHEN s.price_wei < ${b.below.toString()}::numeric THEN ${sql.lit(i)}`]));
       return sql`
-        SELECT s.source, n.clubs,
+        SELECT ${hour} AS hour, s.source, n.clubs,
                CASE WHEN ${isEth} THEN CASE ${sql.join(bands, sql` `)} ELSE ${sql.lit(PRICE_BANDS.length - 1)} END ELSE -1 END AS band,
                0 AS name_length, count(*) AS count,
                count(*) FILTER (WHERE ${isEth}) AS eth_count,
@@ -76,7 +79,7 @@ function hourlyOf(kind: RollupKind, eth: readonly string[]): RawBuilder<unknown>
     }
     case 'registration':
       return sql`
-        SELECT 'ens' AS source, n.clubs, -1 AS band, least(n.label_length, 255) AS name_length, count(*) AS count,
+        SELECT ${hour} AS hour, 'ens' AS source, n.clubs, -1 AS band, least(n.label_length, 255) AS name_length, count(*) AS count,
                count(*) AS eth_count, sum(s.cost_wei) AS volume_wei, max(s.cost_wei) AS max_wei, min(s.cost_wei) AS min_wei,
                sum(s.cost_wei - least(s.premium_wei, s.cost_wei)) AS base_cost_wei, sum(least(s.premium_wei, s.cost_wei)) AS premium_wei,
                count(*) FILTER (WHERE s.premium_wei > 0) AS premium_count
@@ -84,12 +87,12 @@ function hourlyOf(kind: RollupKind, eth: readonly string[]): RawBuilder<unknown>
     case 'listing':
     case 'offer':
       return sql`
-        SELECT s.source, n.clubs, -1 AS band, 0 AS name_length, count(*) AS count,
+        SELECT ${hour} AS hour, s.source, n.clubs, -1 AS band, 0 AS name_length, count(*) AS count,
                0 AS eth_count, 0 AS volume_wei, NULL::numeric AS max_wei, NULL::numeric AS min_wei, 0 AS base_cost_wei, 0 AS premium_wei, 0 AS premium_count
         FROM ${sql.table(TIME_COLUMN[kind].table)} s JOIN ens_names n ON n.id = s.ens_name_id`;
     case 'vote':
       return sql`
-        SELECT 'grails' AS source, n.clubs, -1 AS band, 0 AS name_length, count(*) FILTER (WHERE s.vote <> 0) AS count,
+        SELECT ${hour} AS hour, 'grails' AS source, n.clubs, -1 AS band, 0 AS name_length, count(*) FILTER (WHERE s.vote <> 0) AS count,
                0 AS eth_count, 0 AS volume_wei, NULL::numeric AS max_wei, NULL::numeric AS min_wei, 0 AS base_cost_wei, 0 AS premium_wei, 0 AS premium_count
         FROM vote_events s JOIN ens_names n ON n.id = s.ens_name_id`;
   }
@@ -102,17 +105,17 @@ async function recompute(trx: Executor, kind: RollupKind, hours: readonly Date[]
   const { column, where } = TIME_COLUMN[kind];
   const hourList = hours.map((h) => h.toISOString());
   await sql`DELETE FROM market_rollups WHERE grain = 'hour' AND kind = ${kind} AND bucket = ANY(${hourList}::timestamptz[])`.execute(trx);
-  const select = hourlyOf(kind, [ZERO_ADDRESS, params.wethAddress.toLowerCase()]);
+  const select = hourlyOf(kind, ethOf(params), sql`h.hour`);
   // The raw rows of each dirty hour by an index range scan per hour (sales_sold_at_idx and so on).
   await sql`
     INSERT INTO market_rollups (${COLUMNS})
-    SELECT 'hour', ${kind}, h.hour, x.source, x.clubs, x.band, x.name_length, x.count, x.eth_count, x.volume_wei, x.max_wei, x.min_wei,
+    SELECT 'hour', ${kind}, x.hour, x.source, x.clubs, x.band, x.name_length, x.count, x.eth_count, x.volume_wei, x.max_wei, x.min_wei,
            x.base_cost_wei, x.premium_wei, x.premium_count
     FROM unnest(${hourList}::timestamptz[]) h(hour)
     CROSS JOIN LATERAL (
       ${select}
       WHERE s.${sql.ref(column)} >= h.hour AND s.${sql.ref(column)} < h.hour + interval '1 hour' AND ${where}
-      GROUP BY 1, 2, 3, 4
+      GROUP BY 1, 2, 3, 4, 5
     ) x
     WHERE x.count > 0
   `.execute(trx);
@@ -127,6 +130,36 @@ async function recompute(trx: Executor, kind: RollupKind, hours: readonly Date[]
     GROUP BY kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length
   `.execute(trx);
   return hours.length;
+}
+
+const ethOf = (params: RollupParams): string[] => [ZERO_ADDRESS, params.wethAddress.toLowerCase()];
+
+/**
+ * Rebuilds one kind's rows from all its raw rows: one grouped pass over the table for the hours,
+ * one over those hours for the days (the per-hour path above would do an index scan per hour,
+ * which for years of history is far slower).
+ */
+async function recomputeAll(trx: Executor, kind: RollupKind, params: RollupParams): Promise<number> {
+  const { column, where } = TIME_COLUMN[kind];
+  await sql`
+    INSERT INTO market_rollups (${COLUMNS})
+    SELECT 'hour', ${kind}, x.hour, x.source, x.clubs, x.band, x.name_length, x.count, x.eth_count, x.volume_wei, x.max_wei, x.min_wei,
+           x.base_cost_wei, x.premium_wei, x.premium_count
+    FROM (
+      ${hourlyOf(kind, ethOf(params), sql`date_trunc('hour', s.${sql.ref(column)}, 'UTC')`)}
+      WHERE ${where}
+      GROUP BY 1, 2, 3, 4, 5
+    ) x
+    WHERE x.count > 0
+  `.execute(trx);
+  await sql`
+    INSERT INTO market_rollups (${COLUMNS})
+    SELECT 'day', kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length, sum(count), sum(eth_count), sum(volume_wei),
+           max(max_wei), min(min_wei), sum(base_cost_wei), sum(premium_wei), sum(premium_count)
+    FROM market_rollups WHERE grain = 'hour' AND kind = ${kind}
+    GROUP BY kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length
+  `.execute(trx);
+  return (await sql<{ hours: number }>`SELECT count(DISTINCT bucket)::int AS hours FROM market_rollups WHERE grain = 'hour' AND kind = ${kind}`.execute(trx)).rows[0]?.hours ?? 0;
 }
 
 export function startOfUtcDay(d: Date): Date {
@@ -148,23 +181,17 @@ export async function refreshRollups(db: Db, params: RollupParams, options: { fu
     await sql`SET LOCAL statement_timeout = '30min'`.execute(trx);
     await sql`SET LOCAL jit = off`.execute(trx);
     await sql`SELECT pg_advisory_xact_lock(hashtext(${LOCK_KEY}))`.execute(trx);
-    if (options.full === true) {
-      await sql`DELETE FROM market_rollups`.execute(trx);
-      for (const kind of ROLLUP_KINDS) {
-        const { table, column, where } = TIME_COLUMN[kind];
-        await sql`
-          INSERT INTO market_rollup_dirty (kind, hour)
-          SELECT DISTINCT ${kind}, date_trunc('hour', s.${sql.ref(column)}, 'UTC') FROM ${sql.table(table)} s WHERE ${where}
-          ON CONFLICT DO NOTHING
-        `.execute(trx);
-      }
-    }
     const dirty = await sql<{ kind: RollupKind; hour: Date }>`DELETE FROM market_rollup_dirty RETURNING kind, hour`.execute(trx);
     const hours = Object.fromEntries(ROLLUP_KINDS.map((k) => [k, 0])) as Record<RollupKind, number>;
+    if (options.full === true) {
+      await sql`DELETE FROM market_rollups`.execute(trx);
+      for (const kind of ROLLUP_KINDS) hours[kind] = await recomputeAll(trx, kind, params);
+      return { hours, full: true };
+    }
     for (const kind of ROLLUP_KINDS) {
       const mine = dirty.rows.filter((r) => r.kind === kind).map((r) => r.hour);
       if (mine.length > 0) hours[kind] = await recompute(trx, kind, mine, params);
     }
-    return { hours, full: options.full === true };
+    return { hours, full: false };
   });
 }

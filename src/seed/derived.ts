@@ -24,6 +24,10 @@ export const derivedRefreshes: ReadonlyArray<{ name: string; run(db: Db): Promis
   { name: 'awards leaderboard', run: async (db) => void (await refreshAwardsLeaderboard(db, { referrerCode: DEFAULT_REFERRER })) },
 ];
 
-export async function refreshDerived(db: Db): Promise<void> {
-  for (const r of derivedRefreshes) await r.run(db);
+/** Runs every refresh in order; `onStep` hears each one's name as it finishes. */
+export async function refreshDerived(db: Db, onStep?: (name: string) => void): Promise<void> {
+  for (const r of derivedRefreshes) {
+    await r.run(db);
+    onStep?.(r.name);
+  }
 }

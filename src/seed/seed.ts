@@ -185,7 +185,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     counts.activity_events = await seedActivity(db, pool);
     options.onProgress?.('activity_events', counts.activity_events, Date.now() - started);
   }
-  await refreshDerived(db);
+  await refreshDerived(db, (step) => options.onProgress?.(`(refreshed: ${step})`, 0, Date.now() - started));
   options.onProgress?.('(derived data refreshed)', 0, Date.now() - started);
   return Object.fromEntries([...TABLES, ...(names <= ACTIVITY_SEED_MAX_NAMES ? ['activity_events'] : [])].map((t) => [t, counts[t] ?? 0]));
 }

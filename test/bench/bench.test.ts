@@ -1,3 +1,4 @@
+// test: self-contained (what it checks, the bench script's report, is the same whichever PostgreSQL the run uses)
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

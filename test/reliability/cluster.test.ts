@@ -1,3 +1,4 @@
+// test: self-contained (its own embedded PostgreSQL and service processes; DATABASE_URL and REDIS_URL do not reach them)
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';

@@ -13,7 +13,8 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
+// The project folder: npm test runs there (the test files themselves run compiled, elsewhere).
+const ROOT = process.cwd();
 
 /**
  * Starts the service on `port` with only the given environment on top of a clean one: no
