@@ -94,6 +94,8 @@ export interface Config {
   readonly syncStartBlock: number;
   /** Blocks per eth_getLogs request (halved automatically when the endpoint refuses a range). */
   readonly syncBlockRange: number;
+  /** Comments one user may post: per UTC day (counted in the database) and per minute (the rate limiter). */
+  readonly comments: { readonly perDay: number; readonly perMinute: number };
 }
 
 export class ConfigError extends Error {
@@ -299,6 +301,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     chainlinkEthUsdAddress: address(env, 'CHAINLINK_ETH_USD_ADDRESS', MAINNET.chainlinkEthUsd),
     syncStartBlock: int(env, 'SYNC_START_BLOCK', MAINNET.baseRegistrarStartBlock, 0, Number.MAX_SAFE_INTEGER),
     syncBlockRange: int(env, 'SYNC_BLOCK_RANGE', 2000, 1, 100_000),
+    comments: { perDay: int(env, 'COMMENTS_PER_DAY', 50, 1, 100_000), perMinute: int(env, 'COMMENTS_PER_MINUTE', 5, 1, 10_000) },
     ...overrides,
   };
   return Object.freeze(config);

@@ -111,4 +111,13 @@ export const OPERATIONS: Record<string, readonly [operationId: string, success: 
   'GET /api/v1/charts/listings': ['getListingsChart', 'Listings per bucket'],
   'GET /api/v1/charts/offers': ['getOffersChart', 'Offers per bucket'],
   'GET /api/v1/charts/registrations': ['getRegistrationsChart', 'Registrations per bucket'],
+  'GET /api/v1/comments': ['listComments', 'A page of comments and the next cursor'],
+  'GET /api/v1/comments/feed': ['listCommentFeed', 'A page of recent comments with their names'],
+  'GET /api/v1/comments/quota': ['getCommentQuota', 'Your posting quota'],
+  'POST /api/v1/comments': ['postComment', 'The comment and the quota left'],
+  'PATCH /api/v1/comments/:id': ['editComment', 'The edited comment'],
+  'DELETE /api/v1/comments/:id': ['deleteComment', 'The comment was deleted'],
+  'GET /api/v1/me/blocks': ['listBlocks', 'The users you blocked'],
+  'POST /api/v1/me/blocks': ['blockUser', 'The user is blocked'],
+  'DELETE /api/v1/me/blocks/:userId': ['unblockUser', 'The user is no longer blocked'],
 };

@@ -129,6 +129,15 @@ export interface ClubStats {
   updated_at: Generated<Timestamp>;
 }
 
+export interface Comments {
+  body: string;
+  created_at: Generated<Timestamp>;
+  ens_name_id: number;
+  id: Generated<number>;
+  updated_at: Generated<Timestamp>;
+  user_id: number;
+}
+
 export interface Currencies {
   address: string;
   decimals: number;
@@ -386,6 +395,12 @@ export interface TrendWindows {
   start_hour: Timestamp;
 }
 
+export interface UserBlocks {
+  blocked_user_id: number;
+  blocker_user_id: number;
+  created_at: Generated<Timestamp>;
+}
+
 export interface Users {
   address: string;
   created_at: Generated<Timestamp>;
@@ -429,6 +444,7 @@ export interface DB {
   club_members: ClubMembers;
   club_stats: ClubStats;
   clubs: Clubs;
+  comments: Comments;
   currencies: Currencies;
   email_verification_tokens: EmailVerificationTokens;
   ens_names: EnsNames;
@@ -452,6 +468,7 @@ export interface DB {
   trend_buckets: TrendBuckets;
   trend_totals: TrendTotals;
   trend_windows: TrendWindows;
+  user_blocks: UserBlocks;
   users: Users;
   vote_events: VoteEvents;
   votes: Votes;

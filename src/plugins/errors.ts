@@ -98,7 +98,8 @@ export const errorsPlugin = fp(async (app) => {
     }
     if (appError.code === 'RATE_LIMITED') {
       const retryAfter = reply.getHeader('retry-after');
-      if (retryAfter === undefined) reply.header('retry-after', '60');
+      const seconds = appError.details?.retryAfterSeconds;
+      if (retryAfter === undefined) reply.header('retry-after', typeof seconds === 'number' && seconds > 0 ? String(seconds) : '60');
     }
     return reply.code(appError.statusCode).header('cache-control', 'no-store').send(errorBody(appError));
   });

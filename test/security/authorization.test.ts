@@ -25,6 +25,16 @@ const fresh = () => `authz${++seq}x.eth`;
 /** A name past its grace period, so it can go into a `register` cart. */
 const expiredName = () => createName(t.container.db, fresh(), { expiryDate: new Date(Date.now() - 200 * 86_400_000) });
 const mine = { status: 200 };
+/** A comment by `owner` on a fresh name. */
+const ownComment = async (owner: SignedIn) => {
+  const name = await createName(t.container.db, fresh());
+  return (await t.container.db.insertInto('comments').values({ ens_name_id: name.id, user_id: owner.userId, body: 'mine' }).returning('id').executeTakeFirstOrThrow()).id;
+};
+/** The address of a user who signed in once (only those can be blocked). */
+const blockable = async () => {
+  await t.container.db.insertInto('users').values({ address: addressOf(7) }).onConflict((oc) => oc.doNothing()).execute();
+  return addressOf(7);
+};
 
 const TABLE: Record<string, Row> = {
   'GET /api/v1/auth/me': { request: async () => ({ method: 'GET', url: '/api/v1/auth/me' }), ok: 200, other: mine },
@@ -132,6 +142,21 @@ const TABLE: Record<string, Row> = {
     ok: 200,
     other: { status: 403, code: 'FORBIDDEN' },
   },
+  'GET /api/v1/comments/quota': { request: async () => ({ method: 'GET', url: '/api/v1/comments/quota' }), ok: 200, other: mine },
+  'POST /api/v1/comments': { request: async () => ({ method: 'POST', url: '/api/v1/comments', payload: { name: (await createName(t.container.db, fresh())).name, body: 'matrix' } }), ok: 200, other: mine },
+  'PATCH /api/v1/comments/:id': {
+    request: async (owner) => ({ method: 'PATCH', url: `/api/v1/comments/${await ownComment(owner)}`, payload: { body: 'edited' } }),
+    ok: 200,
+    other: { status: 403, code: 'FORBIDDEN' },
+  },
+  'DELETE /api/v1/comments/:id': {
+    request: async (owner) => ({ method: 'DELETE', url: `/api/v1/comments/${await ownComment(owner)}` }),
+    ok: 200,
+    other: { status: 403, code: 'FORBIDDEN' },
+  },
+  'GET /api/v1/me/blocks': { request: async () => ({ method: 'GET', url: '/api/v1/me/blocks' }), ok: 200, other: mine },
+  'POST /api/v1/me/blocks': { request: async () => ({ method: 'POST', url: '/api/v1/me/blocks', payload: { user: await blockable() } }), ok: 200, other: mine },
+  'DELETE /api/v1/me/blocks/:userId': { request: async () => ({ method: 'DELETE', url: '/api/v1/me/blocks/1' }), ok: 200, other: mine },
   'DELETE /api/v1/listings/:id': {
     request: async () => {
       const name = fresh();

@@ -26,6 +26,8 @@ import { salesRoutes } from './sales/sales.routes.js';
 import { namesRoutes } from './names/names.routes.js';
 import { profileRoutes } from './profiles/profiles.routes.js';
 import { ensRolesRoutes } from './ens-roles/ens-roles.routes.js';
+import { blockRoutes } from './comments/blocks.routes.js';
+import { commentRoutes } from './comments/comments.routes.js';
 
 /** Every /api/v1 route module, one line each. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -56,4 +58,6 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(namesRoutes);
   await app.register(profileRoutes);
   await app.register(ensRolesRoutes);
+  await app.register(commentRoutes);
+  await app.register(blockRoutes);
 };
