@@ -113,15 +113,16 @@ const cases: Case[] = [
   { name: 'offers of a buyer', kind: 'list', paths: each(buyers, (b) => `/api/v1/offers?buyer=${b}`) },
   { name: 'vote leaderboard mix', kind: 'list', paths: [...pages('/api/v1/votes/leaderboard'), ...pages('/api/v1/votes/leaderboard?sortBy=upvotes'), ...pages('/api/v1/votes/leaderboard?sortBy=downvotes')] },
   {
-    name: 'trending by votes, views, sales, offers, composite (24h, 7d)', kind: 'list', paths: [
+    name: 'trending by votes, views, sales, offers, watchlist, composite (24h, 7d)', kind: 'list', paths: [
       '/api/v1/trending/votes?period=24h', '/api/v1/trending/votes?period=7d', '/api/v1/trending/votes?period=24h&limit=50', '/api/v1/trending/votes?period=7d&limit=100',
-      ...['views', 'sales', 'offers', 'composite'].flatMap((kind) => [`/api/v1/trending/${kind}?period=24h`, `/api/v1/trending/${kind}?period=7d`]),
+      ...['views', 'sales', 'offers', 'watchlist', 'composite'].flatMap((kind) => [`/api/v1/trending/${kind}?period=24h`, `/api/v1/trending/${kind}?period=7d`]),
     ],
   },
   {
     name: 'search without q (filters, sorts)', kind: 'list', paths: [
       ...pages('/api/v1/search'), '/api/v1/search?filters[listed]=true&sortBy=price&sortOrder=asc', '/api/v1/search?filters[digits]=only&filters[maxLength]=4',
       ...each(clubs, (c) => `/api/v1/search?filters[clubs][]=${enc(c)}&filters[minLength]=3&filters[maxLength]=5`), '/api/v1/search?filters[hasOffer]=true&sortBy=offer',
+      '/api/v1/search?sortBy=watchers_count', '/api/v1/search?filters[minWatchersCount]=1&sortBy=watchers_count',
     ],
   },
   { name: 'search, 2-letter q with club and length filters', kind: 'list', paths: twoLetters.flatMap((q, i) => [`/api/v1/search?q=${q}`, `/api/v1/search?q=${q}&filters[clubs][]=${enc(clubs[i % clubs.length])}&filters[minLength]=3`]) },

@@ -101,7 +101,7 @@ const SHARED: Record<string, string> = {
   listing_id: 'the listing the sale filled, when it was made here',
   offer_id: 'the offer the sale filled, when it was made here',
   listings: 'active listings of the name',
-  is_user_watching: "whether the caller watches the name (watchlists do not exist yet: false)",
+  is_user_watching: 'whether the caller has the name on a watchlist',
   clubs_count: 'clubs of the name',
   netScore: 'upvotes minus downvotes',
   activeListing: 'the active listing of the name, null when none',

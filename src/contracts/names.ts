@@ -42,9 +42,9 @@ const NAME_EXTRA = {
   created_at: Timestamp,
   updated_at: Timestamp,
   view_count: Type.Integer({ description: 'name page views, one per viewer and UTC day' }),
-  watchers_count: Type.Integer({ description: 'watchlists do not exist yet: 0' }),
-  is_user_watching: Type.Boolean(),
-  watchlist_record_id: Nothing('watchlists do not exist yet'),
+  watchers_count: Type.Integer({ minimum: 0, description: 'distinct users with the name on a watchlist', examples: [3] }),
+  is_user_watching: Type.Boolean({ description: 'whether the caller has the name on a watchlist (false without a token)' }),
+  watchlist_record_id: Type.Union([Type.Integer(), Type.Null()], { description: "the caller's oldest watchlist entry for the name (PATCH/DELETE /watchlist/:id); null when not watching or without a token", examples: [7] }),
 };
 
 /** GET /names/:name: the search result of the name, its listings with their orders, pending offers, and more. */

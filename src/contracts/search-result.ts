@@ -43,6 +43,8 @@ export const SearchResult = Type.Object({
   upvotes: Type.Integer(),
   downvotes: Type.Integer(),
   net_score: Type.Integer(),
+  watchers_count: Type.Integer({ minimum: 0, description: 'distinct users with the name on a watchlist', examples: [3] }),
+  is_user_watching: Type.Optional(Type.Boolean({ description: 'whether the caller has the name on a watchlist; only present with a valid token' })),
   user_vote: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(-1), Type.Null()], { description: "the caller's vote; only present with a valid token" })),
 });
 export type SearchResult = Static<typeof SearchResult>;

@@ -47,8 +47,8 @@ export const FILTERS = {
   }),
   expiringWithinDays: Type.Integer({ minimum: 1, maximum: 3650, description: 'registered and expiring within this many days' }),
   owner: Type.String({ minLength: 1, maxLength: 255, description: 'owned by this address, or by the owner of this name (abc.eth)' }),
-  minWatchersCount: Count('watchers at least (no watchlists yet: every name has 0)'),
-  maxWatchersCount: Count('watchers at most (every name has 0 for now)'),
+  minWatchersCount: Count('watchers (distinct users with the name on a watchlist) at least'),
+  maxWatchersCount: Count('watchers at most'),
   minViewCount: Count('views at least (views are not counted yet: every name has 0)'),
   maxViewCount: Count('views at most (every name has 0 for now)'),
   minClubsCount: Count('in at least this many clubs'),
@@ -86,7 +86,7 @@ const filterParams = {
 };
 
 const SortBy = Type.Union([...SORT_KEYS.map((k) => Type.Literal(k)), Type.Literal('relevance')], {
-  description: 'relevance (default with q), price, expiry_date, registration_date, creation_date (the registration date), last_sale_date, last_sale_price, character_count, alphabetical, offer, listing_date (default without q), listing_expiry, votes, clubs_count, ranking (needs exactly one club filter: rank within it), google_monthly_searches and google_avg_cpc (names with fetched metrics first), watchers_count and view_count (not counted yet: by id)',
+  description: 'relevance (default with q), price, expiry_date, registration_date, creation_date (the registration date), last_sale_date, last_sale_price, character_count, alphabetical, offer, listing_date (default without q), listing_expiry, votes, clubs_count, ranking (needs exactly one club filter: rank within it), google_monthly_searches and google_avg_cpc (names with fetched metrics first), watchers_count (distinct users watching), view_count (not on the name row yet: by id)',
 });
 const Order = Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'asc or desc; default depends on sortBy (see description)' });
 const PageParam = Type.Integer({ minimum: 1, default: 1, description: 'page number, from 1' });

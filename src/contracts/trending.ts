@@ -58,11 +58,9 @@ export const TrendingOffers = trendingPage('offers', Type.Object({
 
 export const TrendingWatchlist = trendingPage('watchlist', Type.Object({
   period: PeriodValue,
-  period_additions: Type.Integer({ description: 'watchlist additions in the period' }),
-  total_watchers: Type.Integer({ description: 'current watchers' }),
-}), {
-  note: Type.String({ description: 'why the list is empty', examples: ['Watchlists do not exist yet; this ranking stays empty until they do.'] }),
-});
+  period_additions: Type.Integer({ description: 'watchlist entries added in the period and still held', examples: [6] }),
+  total_watchers: Type.Integer({ description: 'distinct users watching the name now', examples: [14] }),
+}), {});
 
 const Weight = (description: string, example: number) => Type.Number({ description, examples: [example] });
 
@@ -71,7 +69,7 @@ export const TrendingComposite = trendingPage('composite', Type.Object({
   trending_score: Type.Number({ description: 'the weighted sum of the breakdown (meta.score_weights)', examples: [285] }),
   breakdown: Type.Object({
     views: Type.Integer({ description: 'views in the period', examples: [150] }),
-    watchlist_adds: Type.Integer({ description: 'watchlist additions (0 until watchlists exist)', examples: [0] }),
+    watchlist_adds: Type.Integer({ description: 'watchlist entries added in the period and still held', examples: [2] }),
     votes: Type.Integer({ description: 'votes counted in the period (up and down)', examples: [12] }),
     upvotes: Type.Integer({ description: 'of which upvotes', examples: [10] }),
     offers: Type.Integer({ description: 'offers made', examples: [3] }),

@@ -192,6 +192,7 @@ export interface EnsNames {
   token_id: Wei;
   updated_at: Generated<Timestamp>;
   upvotes: Generated<number>;
+  watchers_count: Generated<number>;
   wrapped: Generated<boolean>;
 }
 
@@ -432,6 +433,31 @@ export interface Votes {
   vote: number;
 }
 
+export interface WatchlistItems {
+  created_at: Generated<Timestamp>;
+  ens_name_id: number;
+  id: Generated<number>;
+  list_id: number;
+  min_offer_threshold: Wei | null;
+  notify_on_listing: Generated<boolean>;
+  notify_on_offer: Generated<boolean>;
+  notify_on_price_change: Generated<boolean>;
+  notify_on_sale: Generated<boolean>;
+  premium_alert_below_wei: Wei | null;
+  updated_at: Generated<Timestamp>;
+  user_id: number;
+}
+
+export interface Watchlists {
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  is_default: Generated<boolean>;
+  item_count: Generated<number>;
+  name: string;
+  updated_at: Generated<Timestamp>;
+  user_id: number;
+}
+
 export interface DB {
   activity_events: ActivityEvents;
   ai_suggestions: AiSuggestions;
@@ -472,4 +498,6 @@ export interface DB {
   users: Users;
   vote_events: VoteEvents;
   votes: Votes;
+  watchlist_items: WatchlistItems;
+  watchlists: Watchlists;
 }

@@ -39,8 +39,8 @@ export function toNameListing(l: ListingRecord) {
   };
 }
 
-/** The fields the name page adds to a search result (see contracts/names.ts). */
-export function nameExtras(n: NameRecord, lastTransfer: Date | undefined, p: ExpiryPeriods) {
+/** The fields the name page adds to a search result (see contracts/names.ts); `watchEntry`: the caller's oldest entry. */
+export function nameExtras(n: NameRecord, lastTransfer: Date | undefined, p: ExpiryPeriods, watchEntry: number | null = null) {
   return {
     status: statusOf(n.expiry_date, p),
     wrapped: n.wrapped,
@@ -53,9 +53,9 @@ export function nameExtras(n: NameRecord, lastTransfer: Date | undefined, p: Exp
     created_at: iso(n.created_at),
     updated_at: iso(n.updated_at),
     view_count: n.views,
-    watchers_count: 0,
-    is_user_watching: false,
-    watchlist_record_id: null,
+    watchers_count: n.watchers_count,
+    is_user_watching: watchEntry !== null,
+    watchlist_record_id: watchEntry,
   };
 }
 

@@ -24,6 +24,7 @@ export interface NameRecord {
   upvotes: number;
   downvotes: number;
   net_score: number;
+  watchers_count: number;
   created_at: Date;
   updated_at: Date;
   views: number;
@@ -54,7 +55,7 @@ export async function nameRecords(db: Executor, ids: readonly number[]): Promise
     .select([
       'n.id', 'n.name', 'n.label', 'n.token_id', 'n.namehash', 'n.owner_address', 'n.registrant_address', 'n.registration_date', 'n.expiry_date',
       'n.wrapped', 'n.has_emoji', 'n.has_numbers', 'n.clubs', 'n.last_sale_date', 'n.last_sale_price_wei', 'n.last_sale_currency',
-      'n.highest_offer_wei', 'n.highest_offer_currency', 'n.highest_offer_id', 'n.upvotes', 'n.downvotes', 'n.net_score', 'n.created_at', 'n.updated_at',
+      'n.highest_offer_wei', 'n.highest_offer_currency', 'n.highest_offer_id', 'n.upvotes', 'n.downvotes', 'n.net_score', 'n.watchers_count', 'n.created_at', 'n.updated_at',
       sql<number>`coalesce(v.views, 0)::int`.as('views'),
     ])
     .where('n.id', 'in', ids)

@@ -14,6 +14,7 @@ import { activeListings, lastTransfers, nameRecords, pendingOfferCount } from '.
 import { nameExtras, toNameListItem, toNameListing, toNameTransaction } from './names.mapping.js';
 import { viewCounterOf } from './views.js';
 import { checkWindow } from './window.js';
+import { entriesOf } from '../watchlists/index.js';
 
 export interface NamesQuery {
   page: number;
@@ -71,10 +72,14 @@ export class NamesService {
   async detail(param: string, user: { id: number } | null, viewer?: Viewer): Promise<NamePage> {
     const base = await this.search.name(param, user);
     const { db, config } = this.deps;
-    const [records, listings, transfers] = await Promise.all([nameRecords(db, [base.id]), activeListings(db, [base.id]), lastTransfers(db, [base.id])]);
+    const [records, listings, transfers, watches] = await Promise.all([
+      nameRecords(db, [base.id]), activeListings(db, [base.id]), lastTransfers(db, [base.id]),
+      user ? entriesOf(db, user.id, [base.id]) : undefined,
+    ]);
     const record = records.get(base.id)!;
     if (viewer) this.countView(base.id, viewer);
-    return { ...base, listings: (listings.get(base.id) ?? []).map(toNameListing), ...nameExtras(record, transfers.get(base.id), config) };
+    const entry = watches?.get(base.id)?.[0]?.id ?? null;
+    return { ...base, listings: (listings.get(base.id) ?? []).map(toNameListing), ...nameExtras(record, transfers.get(base.id), config, entry) };
   }
 
   async bundle(param: string, user: { id: number } | null, viewer: Viewer) {

@@ -26,15 +26,17 @@ function statusCondition(status: NameStatus, ctx: Periods): RawBuilder<unknown> 
 
 /**
  * Conditions of the reference's filters beyond the core set, each on a column of the name row.
- * Watcher and view counts: no watchlists exist and no views are counted yet, so every name has 0
- * of each; a minimum above 0 matches nothing and a maximum matches everything, as it will once
- * they are counted. `uniqueSeller` is accepted and changes nothing: a name has at most one active
+ * Watcher counts read `watchers_count` (distinct users watching, kept by the watchlist writes).
+ * View counts are not on the name row yet, so every name reads 0: a minimum above 0 matches
+ * nothing and a maximum matches everything. `uniqueSeller` is accepted and changes nothing: a name has at most one active
  * listing summary, so results are already one per name.
  */
 export function extraConditions(f: SearchFilters, ctx: Periods): RawBuilder<unknown>[] {
   const c: RawBuilder<unknown>[] = [];
   if (f.status) c.push(sql`(${sql.join(f.status.map((s) => statusCondition(s, ctx)), sql` OR `)})`);
-  if ((f.minWatchersCount ?? 0) > 0 || (f.minViewCount ?? 0) > 0) c.push(sql`false`);
+  if (f.minWatchersCount !== undefined && f.minWatchersCount > 0) c.push(sql`watchers_count >= ${f.minWatchersCount}`);
+  if (f.maxWatchersCount !== undefined) c.push(sql`watchers_count <= ${f.maxWatchersCount}`);
+  if ((f.minViewCount ?? 0) > 0) c.push(sql`false`);
   if (f.minClubsCount !== undefined && f.minClubsCount > 0) c.push(sql`cardinality(clubs) >= ${f.minClubsCount}`);
   if (f.maxClubsCount !== undefined) c.push(sql`cardinality(clubs) <= ${f.maxClubsCount}`);
   if (f.hasNumbers !== undefined) c.push(f.hasNumbers ? sql`has_numbers` : sql`NOT has_numbers`);

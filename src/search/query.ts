@@ -36,8 +36,9 @@ const SORT_COLUMNS: Record<SortKey, SortColumn> = {
   listing_date: { keys: [sql`listing_created_at`], nullable: true, defaultOrder: 'desc' },
   votes: { keys: [sql`net_score`], nullable: false, defaultOrder: 'desc' },
   creation_date: { keys: [sql`registration_date`], nullable: true, defaultOrder: 'desc' },
-  // No watchlists or view counts yet: every name has 0, so the order is the tie-break alone.
-  watchers_count: { keys: [sql`id`], nullable: false, defaultOrder: 'desc' },
+  // Distinct users watching, kept by every watchlist write (0014, ens_names_s_watchers_idx).
+  watchers_count: { keys: [sql`watchers_count`], nullable: false, defaultOrder: 'desc' },
+  // No view counts on the name row yet: the order is the tie-break alone.
   view_count: { keys: [sql`id`], nullable: false, defaultOrder: 'desc' },
   clubs_count: { keys: [sql`cardinality(clubs)`], nullable: false, defaultOrder: 'desc' },
   listing_expiry: {

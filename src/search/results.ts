@@ -5,19 +5,19 @@ import { iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
 
 /**
- * Loads standard search results for name ids, in the order given. Three indexed queries whatever
- * the page size: the names, their active unexpired listings, and (with a viewer) the viewer's votes.
- * `viewerId` undefined means anonymous: `user_vote` is left out.
+ * Loads standard search results for name ids, in the order given. Indexed queries whatever the
+ * page size: the names, their active unexpired listings, and (with a viewer) the viewer's votes
+ * and watches. `viewerId` undefined means anonymous: `user_vote` and `is_user_watching` are left out.
  */
 export async function loadSearchResults(db: Executor, ids: readonly number[], viewerId?: number): Promise<SearchResult[]> {
   if (ids.length === 0) return [];
-  const [names, listings, votes] = await Promise.all([
+  const [names, listings, votes, watched] = await Promise.all([
     db
       .selectFrom('ens_names')
       .select([
         'id', 'name', 'token_id', 'owner_address', 'expiry_date', 'registration_date', 'clubs', 'has_emoji',
         'last_sale_date', 'last_sale_price_wei', 'last_sale_currency', 'highest_offer_wei', 'highest_offer_currency',
-        'highest_offer_id', 'upvotes', 'downvotes', 'net_score',
+        'highest_offer_id', 'upvotes', 'downvotes', 'net_score', 'watchers_count',
         sql<boolean>`label ~ '[0-9]'`.as('has_numbers'),
       ])
       .where('id', 'in', ids)
@@ -34,7 +34,11 @@ export async function loadSearchResults(db: Executor, ids: readonly number[], vi
     viewerId === undefined
       ? Promise.resolve([])
       : db.selectFrom('votes').select(['ens_name_id', 'vote']).where('user_id', '=', viewerId).where('ens_name_id', 'in', ids).execute(),
+    viewerId === undefined
+      ? Promise.resolve([])
+      : db.selectFrom('watchlist_items').select('ens_name_id').distinct().where('user_id', '=', viewerId).where('ens_name_id', 'in', ids).execute(),
   ]);
+  const watching = new Set(watched.map((w) => w.ens_name_id));
 
   const listingsByName = new Map<number, SearchResult['listings']>();
   for (const l of listings) {
@@ -79,8 +83,12 @@ export async function loadSearchResults(db: Executor, ids: readonly number[], vi
       upvotes: n.upvotes,
       downvotes: n.downvotes,
       net_score: n.net_score,
+      watchers_count: n.watchers_count,
     };
-    if (viewerId !== undefined) result.user_vote = voteByName.get(id) ?? null;
+    if (viewerId !== undefined) {
+      result.is_user_watching = watching.has(id);
+      result.user_vote = voteByName.get(id) ?? null;
+    }
     return [result];
   });
 }

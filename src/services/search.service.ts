@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { InvalidNameError, parseEthName } from '../lib/ens.js';
@@ -56,8 +56,12 @@ export type NameDetail = SearchResult & { offers: NameOffer[] };
 export class SearchService {
   constructor(private readonly deps: Pick<Deps, 'config' | 'db'>) {}
 
-  async search(query: SearchQuery, viewer: { id: number } | null): Promise<SearchPage> {
-    const filters = readFilters(query, OWN_KEYS);
+  /**
+   * `scope` narrows the names searched (a watchlist) and names the query keys that are not filters;
+   * everything else (filters, sorts, window, counts) is global search's.
+   */
+  async search(query: SearchQuery, viewer: { id: number } | null, scope: { where?: RawBuilder<unknown>[]; ownKeys?: string[] } = {}): Promise<SearchPage> {
+    const filters = readFilters(query, [...OWN_KEYS, ...(scope.ownKeys ?? [])]);
     checkSortNeeds(query.sortBy, filters);
     const q = query.q === undefined ? '' : normalizeQuery(query.q);
     const { page, limit } = query;
@@ -71,7 +75,7 @@ export class SearchService {
     const { config, db } = this.deps;
     const found = await searchIds(
       db,
-      { q: q === '' ? undefined : q, filters, sort: relevance ? 'relevance' : sort, offset, limit },
+      { q: q === '' ? undefined : q, filters, sort: relevance ? 'relevance' : sort, offset, limit, extra: scope.where },
       { now: new Date(), gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays },
     );
     return {

@@ -121,9 +121,13 @@ export class TrendingService {
     return { names, meta: { period, type: 'offers' as const, limit } };
   }
 
-  /** Watchlists do not exist yet: an empty ranking that says so. */
-  watchlist(period: TrendingPeriod, limit: number) {
-    return { names: [], meta: { period, type: 'watchlist' as const, limit, note: 'Watchlists do not exist yet; this ranking stays empty until they do.' } };
+  /** Names ranked by watchlist entries added in the period (and still held); total_watchers from the name row. */
+  async watchlist(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
+    const names = await this.ranked('watchlist', period, limit, viewerId, async (top) => new Map([...top].map(([id, t]) => [id, { period, period_additions: t.total, total_watchers: 0 }])));
+    return {
+      names: names.map((n) => ({ ...n, trending_metrics: { ...n.trending_metrics, total_watchers: n.watchers_count } })),
+      meta: { period, type: 'watchlist' as const, limit },
+    };
   }
 
   /**
@@ -137,7 +141,7 @@ export class TrendingService {
       const rows = ids.length === 0 ? [] : await this.deps.db
         .selectFrom('trend_totals')
         .select(['ens_name_id', 'metric', 'total', 'positive'])
-        .where('metric', 'in', ['views', 'votes', 'offers', 'listings', 'sales'])
+        .where('metric', 'in', ['views', 'votes', 'offers', 'listings', 'sales', 'watchlist'])
         .where('period_hours', '=', hours)
         .where('ens_name_id', 'in', ids)
         .execute();
@@ -146,7 +150,7 @@ export class TrendingService {
         period,
         trending_score: top.get(id)!.total,
         breakdown: {
-          views: of(id, 'views')?.total ?? 0, watchlist_adds: 0, votes: of(id, 'votes')?.total ?? 0, upvotes: of(id, 'votes')?.positive ?? 0,
+          views: of(id, 'views')?.total ?? 0, watchlist_adds: of(id, 'watchlist')?.total ?? 0, votes: of(id, 'votes')?.total ?? 0, upvotes: of(id, 'votes')?.positive ?? 0,
           offers: of(id, 'offers')?.total ?? 0, listings: of(id, 'listings')?.total ?? 0, sales: of(id, 'sales')?.total ?? 0,
         },
       }]));

@@ -22,12 +22,11 @@ import { HOUR } from '../lib/time.js';
  * `composite` is never bumped directly: every bump of a weighted metric adds its weighted score
  * to it in the same statement (COMPOSITE_WEIGHTS).
  */
-export type TrendMetric = 'votes' | 'views' | 'sales' | 'offers' | 'listings' | 'composite';
+export type TrendMetric = 'votes' | 'views' | 'sales' | 'offers' | 'listings' | 'watchlist' | 'composite';
 
 /**
  * The composite trending score of a name: views 1, watchlist adds 5, upvotes 3, downvotes -1,
- * offers 10, listings 8, sales 50 (the original marketplace's weights). Watchlists do not exist
- * yet, so that weight never applies.
+ * offers 10, listings 8, sales 50 (the original marketplace's weights).
  */
 export const COMPOSITE_WEIGHTS = { views: 1, watchlist_adds: 5, upvotes: 3, downvotes: -1, offers: 10, listings: 8, sales: 50 } as const;
 
@@ -42,6 +41,7 @@ function compositeDelta(b: TrendBump): number {
     case 'offers': return COMPOSITE_WEIGHTS.offers * b.delta;
     case 'listings': return COMPOSITE_WEIGHTS.listings * b.delta;
     case 'sales': return COMPOSITE_WEIGHTS.sales * b.delta;
+    case 'watchlist': return COMPOSITE_WEIGHTS.watchlist_adds * b.delta;
     case 'composite': return 0;
   }
 }
@@ -195,6 +195,10 @@ const SOURCES: Partial<Record<TrendMetric, (trx: Transaction<Database>, since: D
   listings: (trx, since) => sql`
     INSERT INTO trend_buckets (hour, metric, ens_name_id, total, positive)
     SELECT date_trunc('hour', created_at, 'UTC'), 'listings', ens_name_id, count(*), 0 FROM listings WHERE created_at >= ${since} GROUP BY 1, 3`.execute(trx),
+  // each watchlist entry still held counts in the hour it was added (a removal takes it back)
+  watchlist: (trx, since) => sql`
+    INSERT INTO trend_buckets (hour, metric, ens_name_id, total, positive)
+    SELECT date_trunc('hour', created_at, 'UTC'), 'watchlist', ens_name_id, count(*), 0 FROM watchlist_items WHERE created_at >= ${since} GROUP BY 1, 3`.execute(trx),
   // after every other source (object order): the weighted sum of the other metrics' buckets
   composite: (trx, since) => sql`
     INSERT INTO trend_buckets (hour, metric, ens_name_id, total, positive)
@@ -204,6 +208,7 @@ const SOURCES: Partial<Record<TrendMetric, (trx: Transaction<Database>, since: D
         WHEN 'offers' THEN ${COMPOSITE_WEIGHTS.offers} * total
         WHEN 'listings' THEN ${COMPOSITE_WEIGHTS.listings} * total
         WHEN 'sales' THEN ${COMPOSITE_WEIGHTS.sales} * total
+        WHEN 'watchlist' THEN ${COMPOSITE_WEIGHTS.watchlist_adds} * total
       END), 0
     FROM trend_buckets WHERE hour >= ${since} AND metric <> 'composite'
     GROUP BY 1, 3`.execute(trx),

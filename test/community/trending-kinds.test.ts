@@ -84,11 +84,21 @@ describe('trending: views, sales, offers, watchlist, composite', () => {
     assert.deepEqual(metricsOf(d), [['alpha.eth', { period: '24h', period_views: 2, unique_viewers: 2, total_views: 2 }]]);
   });
 
-  it('watchlist: empty, and says why', async () => {
+  it('watchlist: entries added in the period and still held, with the current watchers', async () => {
+    const watch = async (by: number, payload: Record<string, unknown>) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/watchlist', headers: users[by].headers, payload });
+      assert.equal(res.statusCode, 200, show(res));
+      return body(res).data.id as number;
+    };
+    await watch(1, { ensName: 'charlie.eth' });
+    await watch(2, { ensName: 'charlie.eth' });
+    const list = await t.app.inject({ method: 'POST', url: '/api/v1/watchlist/lists', headers: users[2].headers, payload: { name: 'Short' } });
+    await watch(2, { ensName: 'charlie.eth', listId: body(list).data.id });
+    const gone = await watch(2, { ensName: 'alpha.eth' });
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/watchlist/${gone}`, headers: users[2].headers }); // taken back
     const d = await ranking('watchlist', '?period=7d');
-    assert.deepEqual(d.names, []);
-    assert.equal(d.meta.type, 'watchlist');
-    assert.match(String(d.meta.note), /Watchlists do not exist yet/);
+    assert.deepEqual(d.meta, { period: '7d', type: 'watchlist', limit: 20 });
+    assert.deepEqual(metricsOf(d), [['charlie.eth', { period: '7d', period_additions: 3, total_watchers: 2 }]]);
   });
 
   it('composite: the weighted sum of every signal, with the breakdown and the weights', async () => {
@@ -97,14 +107,14 @@ describe('trending: views, sales, offers, watchlist, composite', () => {
     assert.deepEqual(metricsOf(d), [
       // 2 sales × 50
       ['bravo.eth', { period: '24h', trending_score: 100, breakdown: { views: 0, watchlist_adds: 0, votes: 0, upvotes: 0, offers: 0, listings: 0, sales: 2 } }],
-      // 2 views × 1 + 2 offers × 10
+      // 1 listing × 8 + 1 offer × 10 + 1 upvote × 3 − 1 downvote + 3 watchlist adds × 5
+      ['charlie.eth', { period: '24h', trending_score: 35, breakdown: { views: 0, watchlist_adds: 3, votes: 2, upvotes: 1, offers: 1, listings: 1, sales: 0 } }],
+      // 2 views × 1 + 2 offers × 10 (the watch added and removed counts nothing)
       ['alpha.eth', { period: '24h', trending_score: 22, breakdown: { views: 2, watchlist_adds: 0, votes: 0, upvotes: 0, offers: 2, listings: 0, sales: 0 } }],
-      // 1 listing × 8 + 1 offer × 10 + 1 upvote × 3 − 1 downvote
-      ['charlie.eth', { period: '24h', trending_score: 20, breakdown: { views: 0, watchlist_adds: 0, votes: 2, upvotes: 1, offers: 1, listings: 1, sales: 0 } }],
     ]);
     // the sale of 3 days ago counts in 7d: alpha 22 + 50
     const week = await ranking('composite', '?period=7d');
-    assert.deepEqual(week.names.map((n) => [n.name, n.trending_metrics.trending_score]), [['bravo.eth', 100], ['alpha.eth', 72], ['charlie.eth', 20]]);
+    assert.deepEqual(week.names.map((n) => [n.name, n.trending_metrics.trending_score]), [['bravo.eth', 100], ['alpha.eth', 72], ['charlie.eth', 35]]);
   });
 
   it('bad parameters are 400 with the field named', async () => {

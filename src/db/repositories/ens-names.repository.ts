@@ -119,3 +119,16 @@ export async function addVotes(trx: Executor, id: number, up: number, down: numb
     .returning(['upvotes', 'downvotes', 'net_score'])
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * Moves the watcher counts of names by `delta` each (the watchlist domain, inside the transaction
+ * that adds or removes the watches). The rows are locked in id order, like every multi-name writer.
+ */
+export async function addWatchers(trx: Executor, deltas: ReadonlyMap<number, number>): Promise<void> {
+  const ids = [...deltas.keys()].filter((id) => deltas.get(id) !== 0).sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  await sql`
+    UPDATE ens_names n SET watchers_count = n.watchers_count + d.delta
+    FROM (SELECT * FROM unnest(${ids}::bigint[], ${ids.map((id) => deltas.get(id)!)}::int[]) AS d(id, delta)) d
+    WHERE n.id = d.id AND n.id IN (SELECT id FROM ens_names WHERE id = ANY(${ids}::bigint[]) ORDER BY id FOR NO KEY UPDATE)`.execute(trx);
+}

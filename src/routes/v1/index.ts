@@ -28,6 +28,7 @@ import { profileRoutes } from './profiles/profiles.routes.js';
 import { ensRolesRoutes } from './ens-roles/ens-roles.routes.js';
 import { blockRoutes } from './comments/blocks.routes.js';
 import { commentRoutes } from './comments/comments.routes.js';
+import { watchlistRoutes } from './watchlist/watchlist.routes.js';
 
 /** Every /api/v1 route module, one line each. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -60,4 +61,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(ensRolesRoutes);
   await app.register(commentRoutes);
   await app.register(blockRoutes);
+  await app.register(watchlistRoutes);
 };

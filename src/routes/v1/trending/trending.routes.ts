@@ -70,13 +70,14 @@ export const trendingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { auth: 'optional' },
     schema: {
       tags: ['votes'],
-      summary: 'Names ranked by watchlist additions (empty until watchlists exist)',
-      description: 'Watchlists do not exist yet, so `names` is always empty and `meta.note` says so; the shape is the ' +
-        "reference's (`trending_metrics: {period, period_additions, total_watchers}`).",
+      summary: 'Names ranked by watchlist additions in the last 24 hours or 7 days',
+      description: `${common}\n\nEach watchlist entry added in the period counts once, in the hour it was added; removing it takes it back ` +
+        '(so add-remove-add never inflates a name). Ranked by period_additions descending, then name id; total_watchers is the number ' +
+        'of distinct users watching the name now.',
       querystring: TrendingQuery,
       response: { 200: Envelope(TrendingWatchlist), ...errs },
     },
-  }, async (request) => ok(trending.watchlist(request.query.period, request.query.limit)));
+  }, async (request) => ok(await trending.watchlist(request.query.period, request.query.limit, request.user?.id)));
 
   app.get('/trending/composite', {
     config: { auth: 'optional' },
