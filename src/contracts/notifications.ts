@@ -9,7 +9,7 @@ export const NotificationsQuery = Type.Object({
 
 export const Notification = Type.Object({
   id: Type.Integer(),
-  type: Type.String({ description: 'offer_received, offer_accepted, offer_rejected, offer_updated, offer_expired, listing_sold, listing_expired, listing_unfunded…', examples: ['offer_received'] }),
+  type: Type.String({ description: 'offer_received, offer_accepted, offer_rejected, offer_updated, offer_expired, listing_sold, listing_expired, listing_unfunded; to the watchers of a name (per their watchlist flags): new_listing, price_change (a listing re-signed at a lower price), new_offer, sale', examples: ['offer_received'] }),
   ensName: Type.Union([Type.String(), Type.Null()]),
   ensTokenId: Type.Union([Type.String(), Type.Null()]),
   metadata: Type.Record(Type.String(), Type.Unknown(), {

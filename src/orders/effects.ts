@@ -7,7 +7,7 @@ import { recordActivity } from '../history/index.js';
 import { bumpTrends } from '../trends/index.js';
 import { activityOfMoves } from './activity.js';
 import type { OfferMove, OrderMove } from './move-types.js';
-import { notify, type NewNotification, type NotificationType } from '../services/notifier.js';
+import { notify, notifyWatchers, type NewNotification, type NotificationType, type WatcherNotice } from '../services/notifier.js';
 
 /**
  * What an order move leaves behind besides the row itself: today the notifications, the activity
@@ -19,12 +19,14 @@ import { notify, type NewNotification, type NotificationType } from '../services
 export type { ListingMove, MoveCause, OfferMove, OrderMove } from './move-types.js';
 
 /**
- * Writes the side effects of moves that just happened in `trx`: notices, activity events, and the
- * offers and listings trend counters for each new offer and listing.
+ * Writes the side effects of moves that just happened in `trx`: notices (to the parties, and to the
+ * watchers of the name whose flags ask for them), activity events, and the offers and listings
+ * trend counters for each new offer and listing.
  */
 export async function recordMoves(trx: Executor, moves: readonly OrderMove[]): Promise<void> {
   if (moves.length === 0) return;
   await notify(trx, moves.flatMap(noticesOf));
+  await notifyWatchers(trx, moves.flatMap(watcherNoticesOf));
   await recordActivity(trx, activityOfMoves(moves));
   const now = new Date();
   const placed = moves.filter((m) => m.from === null);
@@ -84,6 +86,59 @@ function noticesOf(move: OrderMove): NewNotification[] {
     });
   }
   return notices;
+}
+
+/**
+ * What the watchers of the name hear of a move: a new listing (a re-signed listing at a lower
+ * price is a price drop instead; at the same or a higher price, nothing), a new offer, a sale (a
+ * listing bought or an offer accepted). The parties themselves are left out.
+ */
+function watcherNoticesOf(move: OrderMove): WatcherNotice[] {
+  const name = move.name ?? 'A name you watch';
+  const base = { ensNameId: move.ensNameId };
+  if (move.order === 'listing') {
+    if (move.from === null && move.to === 'active') {
+      const metadata = { listingId: move.id, priceWei: move.priceWei, currency: move.currency, sellerAddress: move.seller };
+      if (move.replaces) {
+        if (BigInt(move.priceWei) >= BigInt(move.replaces.priceWei) || move.replaces.currency !== move.currency) return [];
+        return [{
+          ...base, type: 'price_change', flag: 'price_change', exclude: [move.seller],
+          title: `${name} price dropped`,
+          message: `${name} is now listed for ${amountText(move.priceWei, move.currency)} (was ${amountText(move.replaces.priceWei, move.replaces.currency)}).`,
+          metadata: { ...metadata, previousPriceWei: move.replaces.priceWei },
+        }];
+      }
+      return [{
+        ...base, type: 'new_listing', flag: 'listing', exclude: [move.seller],
+        title: `${name} listed`, message: `${name} is listed for ${amountText(move.priceWei, move.currency)}.`, metadata,
+      }];
+    }
+    if (move.to === 'sold' && move.from !== 'sold' && move.sale) {
+      const { buyer, priceWei, currency, txHash } = move.sale;
+      return [{
+        ...base, type: 'sale', flag: 'sale', exclude: [move.seller, buyer],
+        title: `${name} sold`, message: `${name} sold for ${amountText(priceWei, currency)}.`,
+        metadata: { listingId: move.id, priceWei, currency, sellerAddress: move.seller, buyerAddress: buyer.toLowerCase(), txHash },
+      }];
+    }
+    return [];
+  }
+  if (move.from === null && move.to === 'pending') {
+    return [{
+      ...base, type: 'new_offer', flag: 'offer', exclude: [move.buyer, ...(move.owner ? [move.owner] : [])],
+      title: `New offer on ${name}`, message: `Someone offered ${amountText(move.amountWei, move.currency)} for ${name}.`,
+      metadata: { offerId: move.id, offerAmountWei: move.amountWei, currency: move.currency, buyerAddress: move.buyer },
+      offer: { amountWei: move.amountWei, currency: move.currency },
+    }];
+  }
+  if (move.to === 'accepted' && move.from !== 'accepted') {
+    return [{
+      ...base, type: 'sale', flag: 'sale', exclude: [move.buyer, ...(move.owner ? [move.owner] : [])],
+      title: `${name} sold`, message: `${name} sold for ${amountText(move.amountWei, move.currency)} (an offer was accepted).`,
+      metadata: { offerId: move.id, priceWei: move.amountWei, currency: move.currency, buyerAddress: move.buyer, ...(move.owner ? { sellerAddress: move.owner } : {}) },
+    }];
+  }
+  return [];
 }
 
 interface OfferNoticeRule {
