@@ -134,6 +134,7 @@ const cases: Case[] = [
   { name: 'sales mix', kind: 'list', paths: [...pages('/api/v1/sales'), ...each(owners.slice(0, 10), (o) => `/api/v1/sales/address/${o}`)] },
   { name: 'activity mix', kind: 'list', paths: [...pages('/api/v1/activity'), ...each(owners.slice(0, 10), (o) => `/api/v1/activity/address/${o}`), ...each(names.slice(0, 10), (n) => `/api/v1/activity/${enc(n)}`)] },
   { name: 'comments mix', kind: 'list', paths: [...pages('/api/v1/comments/feed'), `/api/v1/comments/feed?club=${enc(clubs[0])}`, ...each(names.slice(0, 10), (n) => `/api/v1/comments?name=${enc(n)}`)] },
+  { name: 'also viewed', kind: 'list', paths: each(names.slice(0, 10), (n) => `/api/v1/recommendations/also-viewed/${enc(n)}`) },
   { name: 'clubs, a club, its holders', kind: 'list', paths: ['/api/v1/clubs', ...each(clubs, (c) => `/api/v1/clubs/${enc(c)}`), ...each(clubs, (c) => `/api/v1/clubs/${enc(c)}/holders`)] },
   { name: 'holder leaderboard (cached)', kind: 'cached', paths: ['/api/v1/leaderboard?sortBy=names_owned', '/api/v1/leaderboard?sortBy=sales_volume', `/api/v1/leaderboard?clubs[]=${enc(clubs[0])}&sortBy=names_owned`] },
   { name: 'awards leaderboard (cached)', kind: 'cached', paths: pages('/api/v1/awards-leaderboard', 3) },

@@ -132,4 +132,9 @@ export const OPERATIONS: Record<string, readonly [operationId: string, success: 
   'GET /api/v1/me/blocks': ['listBlocks', 'The users you blocked'],
   'POST /api/v1/me/blocks': ['blockUser', 'The user is blocked'],
   'DELETE /api/v1/me/blocks/:userId': ['unblockUser', 'The user is no longer blocked'],
+  'GET /api/v1/recommendations/also-viewed': ['listAlsoViewed', 'Names the viewers of the name also viewed'],
+  'GET /api/v1/recommendations/also-viewed/:name': ['listAlsoViewedOfName', 'Names the viewers of the name also viewed'],
+  'GET /api/v1/recommendations/similar-to-watchlist': ['listSimilarToWatchlist', 'Names watched by people with watchlists like yours'],
+  'GET /api/v1/recommendations/based-on-votes': ['listBasedOnVotes', 'Names upvoted by people who vote like you'],
+  'GET /api/v1/recommendations/for-you': ['listForYou', 'Your recommended names'],
 };

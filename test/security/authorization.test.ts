@@ -157,6 +157,9 @@ const TABLE: Record<string, Row> = {
   'GET /api/v1/me/blocks': { request: async () => ({ method: 'GET', url: '/api/v1/me/blocks' }), ok: 200, other: mine },
   'POST /api/v1/me/blocks': { request: async () => ({ method: 'POST', url: '/api/v1/me/blocks', payload: { user: await blockable() } }), ok: 200, other: mine },
   'DELETE /api/v1/me/blocks/:userId': { request: async () => ({ method: 'DELETE', url: '/api/v1/me/blocks/1' }), ok: 200, other: mine },
+  'GET /api/v1/recommendations/similar-to-watchlist': { request: async () => ({ method: 'GET', url: '/api/v1/recommendations/similar-to-watchlist' }), ok: 200, other: mine },
+  'GET /api/v1/recommendations/based-on-votes': { request: async () => ({ method: 'GET', url: '/api/v1/recommendations/based-on-votes' }), ok: 200, other: mine },
+  'GET /api/v1/recommendations/for-you': { request: async () => ({ method: 'GET', url: '/api/v1/recommendations/for-you' }), ok: 200, other: mine },
   'DELETE /api/v1/listings/:id': {
     request: async () => {
       const name = fresh();

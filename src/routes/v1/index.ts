@@ -29,6 +29,7 @@ import { ensRolesRoutes } from './ens-roles/ens-roles.routes.js';
 import { blockRoutes } from './comments/blocks.routes.js';
 import { commentRoutes } from './comments/comments.routes.js';
 import { watchlistRoutes } from './watchlist/watchlist.routes.js';
+import { recommendationRoutes } from './recommendations/recommendations.routes.js';
 
 /** Every /api/v1 route module, one line each. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -62,4 +63,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(commentRoutes);
   await app.register(blockRoutes);
   await app.register(watchlistRoutes);
+  await app.register(recommendationRoutes);
 };
