@@ -36,7 +36,7 @@ export type Viewer = { id: number } | { ip: string };
 /** Names: the list, one name's page, its metadata, legacy shape, history and bundle. */
 export class NamesService {
   private readonly search: SearchService;
-  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'logger'>) {
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'cache'>) {
     this.search = new SearchService(deps);
   }
 

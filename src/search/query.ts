@@ -4,6 +4,7 @@ import { DAY } from '../lib/time.js';
 import type { SearchFilters } from './filters.js';
 import { SORT_KEYS } from '../contracts/search.js';
 import { extraConditions } from './extra-filters.js';
+import { cached, type Cache } from '../infra/cache.js';
 
 export type SortKey = (typeof SORT_KEYS)[number];
 export { SORT_KEYS };
@@ -140,21 +141,49 @@ const SIMILAR_FROM = 5;
  * alphabetical: the order of ens_names_s_length_idx. From 3: also labels containing it (pg_trgm
  * GIN index); from 5 also labels similar to it by trigrams. Order: exact, prefix, substring,
  * similar; then more similar, shorter, alphabetical.
+ *
+ * `contains`/`containsRank` are the first tier alone (every label holding the text), `similar`/
+ * `similarRank` the second (similar labels that do not hold it): the relevance order is the first
+ * tier's then the second's, so a page the first tier fills never runs the similarity scan, which
+ * rechecks thousands of rows at a million names.
  */
-function textMatch(q: string): { cond: RawBuilder<unknown>; rank: RawBuilder<unknown> } {
+interface TextMatch {
+  cond: RawBuilder<unknown>;
+  rank: RawBuilder<unknown>;
+  tiers?: { contains: RawBuilder<unknown>; containsRank: RawBuilder<unknown>; similar: RawBuilder<unknown>; similarRank: RawBuilder<unknown> };
+}
+
+function textMatch(q: string): TextMatch {
   const length = [...q].length;
   if (length < SUBSTRING_FROM) {
     return { cond: sql`(${startsWith(q)})`, rank: sql`label_length, (label COLLATE "C"), id` };
   }
   const prefix = `${like(q)}%`;
   const infix = `%${like(q)}%`;
-  const cond = length < SIMILAR_FROM ? sql`label LIKE ${infix}` : sql`(label LIKE ${infix} OR label % ${q})`;
+  const similarOrder = sql`similarity(label, ${q}) DESC, label_length, (label COLLATE "C"), id`;
+  const containsRank = sql`CASE WHEN label = ${q} THEN 0 WHEN label LIKE ${prefix} THEN 1 ELSE 2 END, ${similarOrder}`;
+  if (length < SIMILAR_FROM) return { cond: sql`label LIKE ${infix}`, rank: containsRank };
   return {
-    cond,
-    rank: sql`CASE WHEN label = ${q} THEN 0 WHEN label LIKE ${prefix} THEN 1 WHEN label LIKE ${infix} THEN 2 ELSE 3 END,
-      similarity(label, ${q}) DESC, label_length, (label COLLATE "C"), id`,
+    cond: sql`(label LIKE ${infix} OR label % ${q})`,
+    rank: sql`CASE WHEN label = ${q} THEN 0 WHEN label LIKE ${prefix} THEN 1 WHEN label LIKE ${infix} THEN 2 ELSE 3 END, ${similarOrder}`,
+    tiers: { contains: sql`label LIKE ${infix}`, containsRank, similar: sql`label % ${q} AND NOT (label LIKE ${infix})`, similarRank: similarOrder },
   };
 }
+
+/** The relevance page: the first tier, then (only when it runs out on this page) the second. */
+async function relevanceIds(db: Executor, base: RawBuilder<unknown>[], match: TextMatch, offset: number, limit: number): Promise<number[]> {
+  if (!match.tiers) return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...base, match.cond])} ORDER BY ${match.rank} OFFSET ${offset} LIMIT ${limit}`);
+  const { contains, containsRank, similar, similarRank } = match.tiers;
+  const first = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...base, contains])} ORDER BY ${containsRank} OFFSET ${offset} LIMIT ${limit}`);
+  if (first.length === limit) return first;
+  const inFirst = first.length > 0 ? offset + first.length : (await cappedCount(db, and([...base, contains]))).total;
+  const rest = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...base, similar])}
+    ORDER BY ${similarRank} OFFSET ${Math.max(0, offset - inFirst)} LIMIT ${limit - first.length}`);
+  return [...first, ...rest];
+}
+
+/** How long a capped count of a search is reused for the same normalized text and filters. */
+export const SEARCH_COUNT_TTL_SECONDS = 15;
 
 /** Counts matches up to the window: exact when fewer, capped otherwise, never a whole-table count. */
 async function cappedCount(db: Executor, where: RawBuilder<unknown>): Promise<{ total: number; capped: boolean }> {
@@ -175,19 +204,26 @@ async function ids(db: Executor, query: RawBuilder<{ id: number }>): Promise<num
  */
 export async function searchIds(
   db: Executor,
-  spec: { q?: string; filters: SearchFilters; sort: Sort | 'relevance'; offset: number; limit: number; extra?: RawBuilder<unknown>[] },
+  spec: {
+    q?: string; filters: SearchFilters; sort: Sort | 'relevance'; offset: number; limit: number; extra?: RawBuilder<unknown>[];
+    /** Reuse the capped count for SEARCH_COUNT_TTL_SECONDS (keyed by the text and filters; not with `extra`). */
+    countCache?: Cache;
+  },
   ctx: SearchContext,
 ): Promise<IdPage> {
-  const conds = [...filterConditions(spec.filters, ctx), ...(spec.extra ?? [])];
+  const base = [...filterConditions(spec.filters, ctx), ...(spec.extra ?? [])];
   const match = spec.q ? textMatch(spec.q) : undefined;
-  if (match) conds.push(match.cond);
+  const conds = match ? [...base, match.cond] : base;
   const where = and(conds);
   const { offset, limit } = spec;
 
-  const counting = cappedCount(db, where);
+  const counting = spec.countCache && !spec.extra
+    ? cached(spec.countCache, `search:count:${JSON.stringify({ q: spec.q ?? '', f: spec.filters }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`,
+      SEARCH_COUNT_TTL_SECONDS, () => cappedCount(db, where))
+    : cappedCount(db, where);
   let page: Promise<number[]>;
   if (spec.sort === 'relevance' && match) {
-    page = ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${match.rank} OFFSET ${offset} LIMIT ${limit}`);
+    page = relevanceIds(db, base, match, offset, limit);
   } else {
     const sort = spec.sort === 'relevance' ? { by: 'listing_date' as const, order: 'desc' as const } : spec.sort;
     page = sortedIds(db, conds, sort, offset, limit);

@@ -54,7 +54,7 @@ export type NameDetail = SearchResult & { offers: NameOffer[] };
 
 /** Global search and the name page. */
 export class SearchService {
-  constructor(private readonly deps: Pick<Deps, 'config' | 'db'>) {}
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'cache'>) {}
 
   /**
    * `scope` narrows the names searched (a watchlist) and names the query keys that are not filters;
@@ -72,10 +72,10 @@ export class SearchService {
     const relevance = q !== '' && (query.sortBy === undefined || query.sortBy === 'relevance');
     const by: SortKey = query.sortBy === undefined || query.sortBy === 'relevance' ? 'listing_date' : query.sortBy;
     const sort: Sort = { by, order: query.sortOrder ?? defaultOrderOf(by) };
-    const { config, db } = this.deps;
+    const { config, db, cache } = this.deps;
     const found = await searchIds(
       db,
-      { q: q === '' ? undefined : q, filters, sort: relevance ? 'relevance' : sort, offset, limit, extra: scope.where },
+      { q: q === '' ? undefined : q, filters, sort: relevance ? 'relevance' : sort, offset, limit, extra: scope.where, countCache: cache },
       { now: new Date(), gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays },
     );
     return {

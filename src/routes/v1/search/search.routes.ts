@@ -38,7 +38,9 @@ with \`details.field\` naming it.
 
 **Pagination** (style B, inside \`data\`): the first 10,000 matches can be paged (\`page × limit\` at
 most 10,000, otherwise 400 on query.page). \`total\` is exact up to 10,000; when more names match it
-is 10,000 and \`meta.totalCapped\` is true, so a page never counts the whole table.
+is 10,000 and \`meta.totalCapped\` is true, so a page never counts the whole table. The count of one
+normalized text and filter set is reused for 15 s, so \`total\` may lag a change by that long; the
+results themselves are always current.
 `.trim();
 
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
