@@ -32,7 +32,7 @@ function csvField(v: unknown): string {
 export class WatchlistSearchService {
   private readonly search: SearchService;
 
-  constructor(private readonly deps: Pick<Deps, 'config' | 'db'>) {
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'cache'>) {
     this.search = new SearchService(deps);
   }
 
