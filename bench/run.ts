@@ -51,7 +51,8 @@ const TARGET: Record<Kind, number> = { baseline: 0.7, list: 0.08, read: 0.08, ca
 const P99_MS = 50;
 const RSS_MB = 350;
 
-interface Case { name: string; kind: Kind; paths: string[] }
+/** `bodies`: the mix is POSTs, request i sending `bodies[i]` (as JSON) to `paths[i]`. */
+interface Case { name: string; kind: Kind; paths: string[]; bodies?: object[] }
 
 const freePort = () => new Promise<number>((resolve, reject) => {
   const srv = createServer().listen(0, '127.0.0.1', () => {
@@ -86,6 +87,7 @@ const names = await pick(db.selectFrom('ens_names').select('name as v').orderBy(
 const brokers = await pick(db.selectFrom('listings').select('broker_address as v').where('broker_address', 'is not', null).distinct().limit(10).execute(), someAddress);
 const clubs = await pick(db.selectFrom('clubs').select('name as v').orderBy('member_count', 'desc').limit(5).execute(), '999');
 
+const bulkTerms = Array.from({ length: 1_000 }, (_, i) => (i % 20 === 0 ? names[(i / 20) % names.length] : `nothing${i}`));
 const each = <T>(list: T[], f: (x: T, i: number) => string) => list.map(f);
 const pages = (path: string, n = 5) => Array.from({ length: n }, (_, i) => `${path}${path.includes('?') ? '&' : '?'}page=${i + 1}`);
 const enc = encodeURIComponent;
@@ -127,6 +129,15 @@ const cases: Case[] = [
   },
   { name: 'search, 2-letter q with club and length filters', kind: 'list', paths: twoLetters.flatMap((q, i) => [`/api/v1/search?q=${q}`, `/api/v1/search?q=${q}&filters[clubs][]=${enc(clubs[i % clubs.length])}&filters[minLength]=3`]) },
   { name: 'search, longer q', kind: 'list', paths: names.slice(0, 30).map((n) => `/api/v1/search?q=${enc(n.replace(/\.eth$/, '').slice(0, 5))}`) },
+  {
+    // 1,000 terms a request: the names of the mix among words that name nothing.
+    name: 'bulk search (1,000 terms; exact, and filtered by price)', kind: 'list', paths: ['/api/v1/search/bulk', '/api/v1/search/bulk-filters', '/api/v1/search/bulk-filters'],
+    bodies: [
+      { terms: bulkTerms, limit: 50 },
+      { terms: bulkTerms, filters: { listed: true }, sortBy: 'price', sortOrder: 'asc' },
+      { terms: bulkTerms, filters: { minLength: 3, maxLength: 5 } },
+    ],
+  },
   { name: 'names mix', kind: 'list', paths: [...pages('/api/v1/names'), '/api/v1/names?status=listed', '/api/v1/names?status=expiring', ...each(owners.slice(0, 10), (o) => `/api/v1/names?owner=${o}`)] },
   { name: 'name page', kind: 'read', paths: each(names, (n) => `/api/v1/names/${enc(n)}`) },
   { name: 'name bundle', kind: 'read', paths: each(names, (n) => `/api/v1/names/${enc(n)}/bundle`) },
@@ -209,10 +220,10 @@ function peakRssMb(pid: number): number {
 interface Measure { rps: number; p50: number; p99: number; requests: number; non2xx: number; errors: number }
 
 /** Asks every path of the mix once (warming caches and code paths); the ones not answered 2xx. */
-async function probe(port: number, paths: string[]): Promise<string[]> {
+async function probe(port: number, paths: string[], bodies?: object[]): Promise<string[]> {
   const failed: string[] = [];
-  for (const p of paths) {
-    const res = await fetch(`http://127.0.0.1:${port}${p}`);
+  for (const [i, p] of paths.entries()) {
+    const res = await fetch(`http://127.0.0.1:${port}${p}`, bodies ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(bodies[i]) } : {});
     await res.arrayBuffer();
     if (res.status < 200 || res.status > 299) failed.push(`${res.status} ${p}`);
   }
@@ -220,13 +231,19 @@ async function probe(port: number, paths: string[]): Promise<string[]> {
 }
 
 /** autocannon over the mix, each request taking the next path (round-robin keeps runs comparable). */
-async function measure(port: number, paths: string[]): Promise<Measure> {
+async function measure(port: number, paths: string[], bodies?: object[]): Promise<Measure> {
   let next = 0;
+  const posts = bodies?.map((b) => JSON.stringify(b));
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
     duration: seconds,
-    requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }],
+    requests: [{
+      setupRequest: (req) => {
+        const i = next++ % paths.length;
+        return posts ? { ...req, method: 'POST', path: paths[i], headers: { ...req.headers, 'content-type': 'application/json' }, body: posts[i] } : { ...req, path: paths[i] };
+      },
+    }],
   });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, non2xx: result.non2xx, errors: result.errors + result.timeouts };
 }
@@ -260,9 +277,9 @@ try {
       out('|---|---|---|---|---|---|---|---|---|');
       out(`| bare Fastify route (floor) | 1 | ${Math.round(floor.rps)} | 1 | | ${floor.p50} | ${floor.p99} | ${floor.errors + floor.non2xx} | |`);
       for (const c of cases) {
-        const refused = await probe(port, c.paths);
+        const refused = await probe(port, c.paths, c.bodies);
         for (const r of refused) console.error(`probe of ${c.name}: ${r}`);
-        const m = await measure(port, c.paths);
+        const m = await measure(port, c.paths, c.bodies);
         m.non2xx += refused.length;
         if (c.kind === 'baseline') health = m.rps;
         const ratio = c.kind === 'baseline' ? m.rps / floor.rps : m.rps / health;

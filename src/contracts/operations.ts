@@ -86,6 +86,8 @@ export const OPERATIONS: Record<string, readonly [operationId: string, success: 
   'GET /api/v1/ens-roles/users/:address/manageable-names': ['listManageableNames', 'A page of names the address can manage'],
   'POST /api/v1/subgraph': ['querySubgraph', "The subgraph's own answer"],
   'GET /api/v1/search': ['searchNames', 'A page of names'],
+  'POST /api/v1/search/bulk': ['searchNamesInBulk', 'A page of the terms, each a name or a placeholder'],
+  'POST /api/v1/search/bulk-filters': ['searchNamesInBulkFiltered', 'A page of the matching names'],
   'GET /api/v1/names/:name': ['getName', 'The name with its listings and offers'],
   'GET /api/v1/names': ['listNames', 'A page of names'],
   'GET /api/v1/names/:name/bundle': ['getNameBundle', "Everything the name page shows, in one answer"],

@@ -9,7 +9,7 @@ const Tri = (what: string) =>
   });
 const Fragment = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 const Clubs = (description: string) =>
-  Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 20, description: `${description}; repeat the parameter or separate with commas` });
+  Type.Array(Type.String({ minLength: 1, maxLength: 500, examples: ['999'] }), { maxItems: 20, description: `${description}; repeat the parameter or separate with commas` });
 
 /** Every sort key of global and related search (besides `relevance`). */
 export const SORT_KEYS = [
@@ -143,4 +143,30 @@ export const NameOffer = Type.Object({
 export const NameDetail = Type.Object({
   ...SearchResult.properties,
   offers: Type.Array(NameOffer, { description: 'pending unexpired offers, highest first (at most 100)' }),
+});
+
+/** Bulk search: up to 10,000 names in one request. */
+export const MAX_BULK_TERMS = 10_000;
+const Terms = Type.Array(Type.String({ minLength: 1, maxLength: 255, description: 'a name, `.eth` optional', examples: ['coffee'] }), {
+  minItems: 1, maxItems: MAX_BULK_TERMS, description: `the names to look up, 1 to ${MAX_BULK_TERMS.toLocaleString('en-US')}; \`.eth\` optional, ENS-normalized`, examples: [['coffee', 'vitalik.eth', 'example']],
+});
+
+export const BulkSearchBody = Type.Object({ terms: Terms, page: PageParam, limit: LimitParam });
+
+export const BulkFiltersBody = Type.Object({
+  terms: Terms,
+  page: PageParam,
+  limit: LimitParam,
+  sortBy: Type.Optional({ ...SortBy, description: 'as global search; without it (or relevance) the order of `terms`' }),
+  sortOrder: Type.Optional(Order),
+  filters: Type.Optional(Type.Object(optional(FILTERS), { description: 'the filters of global search, as an object' })),
+});
+
+export const BulkFiltersPage = Type.Object({
+  results: Type.Array(SearchResult),
+  pagination: PaginationB,
+  stats: Type.Object({
+    inputTerms: Type.Integer({ description: 'terms sent', examples: [4] }),
+    matchedTerms: Type.Integer({ description: 'distinct names among them that exist and pass the filters', examples: [2] }),
+  }),
 });

@@ -33,10 +33,10 @@ export function normalizeName(input: string): string {
 }
 
 /**
- * Accepts `abc`, `abc.eth`, `ABC.eth`; returns the .eth second-level name, or throws
- * InvalidNameError for subnames, empty labels, unknown-labelhash labels and names that do not normalize.
+ * The normalized .eth second-level name of `abc`, `abc.eth` or `ABC.eth`, without hashing (for
+ * many names at once); throws InvalidNameError as parseEthName does.
  */
-export function parseEthName(input: string): EthName {
+export function normalizeEthName(input: string): string {
   const trimmed = input.trim();
   const withTld = /\.eth$/i.test(trimmed) ? trimmed : `${trimmed}.eth`;
   const name = normalizeName(withTld);
@@ -44,8 +44,17 @@ export function parseEthName(input: string): EthName {
   if (parts.length !== 2 || parts[1] !== 'eth' || parts[0] === '') {
     throw new InvalidNameError('only .eth second-level names are supported');
   }
-  const label = parts[0];
-  if (/^\[[0-9a-f]{64}\]$/.test(label)) throw new InvalidNameError('unknown labelhash, not a name');
+  if (/^\[[0-9a-f]{64}\]$/.test(parts[0])) throw new InvalidNameError('unknown labelhash, not a name');
+  return name;
+}
+
+/**
+ * Accepts `abc`, `abc.eth`, `ABC.eth`; returns the .eth second-level name, or throws
+ * InvalidNameError for subnames, empty labels, unknown-labelhash labels and names that do not normalize.
+ */
+export function parseEthName(input: string): EthName {
+  const name = normalizeEthName(input);
+  const label = name.slice(0, -'.eth'.length);
   const lh = labelhash(label);
   const nh = namehash(name);
   return {

@@ -98,7 +98,7 @@ function isFilterName(key: string): key is FilterName {
  * `ownKeys` are the route's other parameters (q, page...). Anything else is a 400 naming the field.
  * The query has already passed the route schema, so each value has its declared type.
  */
-export function readFilters(query: Record<string, unknown>, ownKeys: readonly string[]): SearchFilters {
+export function readFilters(query: Record<string, unknown>, ownKeys: readonly string[], where: 'query' | 'body' = 'query'): SearchFilters {
   const given = new Map<FilterName, { value: unknown; field: string }>();
   const put = (name: FilterName, value: unknown, field: string) => {
     const previous = given.get(name);
@@ -109,18 +109,18 @@ export function readFilters(query: Record<string, unknown>, ownKeys: readonly st
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || ownKeys.includes(key)) continue;
     if (key === 'filters') {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('query.filters', 'must use bracket notation, e.g. filters[minPrice]=1');
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(`${where}.filters`, 'must use bracket notation, e.g. filters[minPrice]=1');
       for (const [inner, innerValue] of Object.entries(value)) {
         if (innerValue === undefined) continue;
-        if (!isFilterName(inner)) throw invalid(`query.filters.${inner}`, 'is not a known filter');
-        put(inner, innerValue, `query.filters.${inner}`);
+        if (!isFilterName(inner)) throw invalid(`${where}.filters.${inner}`, 'is not a known filter');
+        put(inner, innerValue, `${where}.filters.${inner}`);
       }
     } else if (isFilterName(key)) {
-      put(key, value, `query.${key}`);
+      put(key, value, `${where}.${key}`);
     } else if (key in FLAT_LIST_ALIASES) {
-      put(FLAT_LIST_ALIASES[key], value, `query.${key}`);
+      put(FLAT_LIST_ALIASES[key], value, `${where}.${key}`);
     } else {
-      throw invalid(`query.${key}`, 'is not a known parameter');
+      throw invalid(`${where}.${key}`, 'is not a known parameter');
     }
   }
 
@@ -284,6 +284,6 @@ export function normalizeQuery(q: string): string {
 }
 
 /** Sorts that need a filter: `ranking` ranks within one club, so exactly one club must be given. */
-export function checkSortNeeds(sortBy: string | undefined, filters: SearchFilters): void {
-  if (sortBy === 'ranking' && filters.clubs?.length !== 1) throw invalid('query.sortBy', 'ranking needs exactly one club in filters[clubs]');
+export function checkSortNeeds(sortBy: string | undefined, filters: SearchFilters, where: 'query' | 'body' = 'query'): void {
+  if (sortBy === 'ranking' && filters.clubs?.length !== 1) throw invalid(`${where}.sortBy`, 'ranking needs exactly one club in filters[clubs]');
 }

@@ -265,6 +265,30 @@ export async function idsAmongLabels(db: Executor, labels: readonly string[], fi
   return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY array_position(${textArray(labels)}, label), id`);
 }
 
+/**
+ * Bulk search: the names among `names` (normalized, distinct) that exist and pass the filters, in
+ * the given sort or else in the order of `names`; one statement over the unique name index
+ * (`name = ANY`), however many names (up to 10,000) are asked.
+ */
+export async function idsAmongNames(db: Executor, names: readonly string[], filters: SearchFilters, sort: Sort | undefined, ctx: SearchContext): Promise<number[]> {
+  if (names.length === 0) return [];
+  const conds = filterConditions(filters, ctx);
+  if (sort) {
+    const dir = sql.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
+    const orderBy = sql.join([...SORT_COLUMNS[sort.by].keys.map((k) => sql`${k} ${dir} NULLS LAST`), sql`id ${dir}`]);
+    return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...conds, sql`name = ANY(${textArray(names)})`])} ORDER BY ${orderBy}`);
+  }
+  return ids(db, sql<{ id: number }>`SELECT ens_names.id FROM unnest(${textArray(names)}) WITH ORDINALITY AS t(term, pos)
+    JOIN ens_names ON ens_names.name = t.term WHERE ${and(conds)} ORDER BY t.pos`);
+}
+
+/** The searchable names among `names` (normalized): name → id, one statement over the unique name index. */
+export async function idsOfNames(db: Executor, names: readonly string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const rows = await db.selectFrom('ens_names').select(['id', 'name']).where('name', '=', sql<string>`ANY(${textArray(names)})`).where('searchable', '=', true).execute();
+  return new Map(rows.map((r) => [r.name, r.id]));
+}
+
 /** The id of a searchable name, or undefined. */
 export async function findNameId(db: Executor, name: string): Promise<{ id: number; clubs: string[] } | undefined> {
   return db.selectFrom('ens_names').select(['id', 'clubs']).where('name', '=', name).where('searchable', '=', true).executeTakeFirst();

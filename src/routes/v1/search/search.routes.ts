@@ -1,8 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../lib/envelope.js';
 import { SearchService } from '../../../services/search.service.js';
+import { BulkSearchService } from '../../../services/bulk-search.service.js';
 import { Envelope, errors } from '../../../contracts/common.js';
-import { SearchMeta, SearchPage, SearchQuery } from '../../../contracts/search.js';
+import { BulkFiltersBody, BulkFiltersPage, BulkSearchBody, SearchMeta, SearchPage, SearchQuery } from '../../../contracts/search.js';
+
+/** 10,000 names of up to 255 characters each fit. */
+const BULK_BODY_LIMIT = 3 * 1024 * 1024;
 
 const SEARCH_DESCRIPTION = `
 Searches the names of the marketplace. Authentication optional: with a valid token each result
@@ -45,6 +49,7 @@ results themselves are always current.
 
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = new SearchService(app.deps);
+  const bulk = new BulkSearchService(app.deps);
 
   app.get('/search', {
     config: { auth: 'optional' },
@@ -59,4 +64,39 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { results, pagination, sort, totalCapped } = await service.search(request.query, request.user);
     return ok({ results, pagination }, { sort, totalCapped });
   });
+
+  app.post('/search/bulk', {
+    config: { auth: 'optional' },
+    bodyLimit: BULK_BODY_LIMIT,
+    schema: {
+      tags: ['search'],
+      summary: 'Look up many exact names at once',
+      description: [
+        '`terms`: 1 to 10,000 names (`.eth` optional, ENS-normalized; 10,001 or more is 400 VALIDATION_ERROR on body.terms).',
+        '`page`/`limit` page the terms themselves, in the order sent: each term of the page is its name\'s standard search result',
+        '(with each active listing\'s `order_data`), or, when no such name is in the marketplace (or the term is not a .eth name),',
+        'a placeholder with `id: 0`, the name, empty `token_id` and zero values. `total` is the number of terms. Optional sign-in',
+        '(adds `user_vote`). A page costs a fixed number of statements whatever the number of terms. No cache.',
+      ].join(' '),
+      body: BulkSearchBody,
+      response: { 200: Envelope(SearchPage), ...errors('VALIDATION_ERROR', 'UNAUTHORIZED', 'PAYLOAD_TOO_LARGE') },
+    },
+  }, async (request) => ok(await bulk.exact(request.body, request.user)));
+
+  app.post('/search/bulk-filters', {
+    config: { auth: 'optional' },
+    bodyLimit: BULK_BODY_LIMIT,
+    schema: {
+      tags: ['search'],
+      summary: 'Many exact names, filtered and sorted',
+      description: [
+        '`terms` as POST /search/bulk (up to 10,000); `filters` is an object of the global search filters (same names and values),',
+        '`sortBy`/`sortOrder` its sorts (without `sortBy`, the order of `terms`; nulls last). Only names that exist and pass the',
+        'filters come back (no placeholders, each once), paged by `page`/`limit`; `stats` counts the terms sent and the names',
+        'matched. One statement finds the matches over the name index, then one page of standard results is loaded. No cache.',
+      ].join(' '),
+      body: BulkFiltersBody,
+      response: { 200: Envelope(BulkFiltersPage), ...errors('VALIDATION_ERROR', 'UNAUTHORIZED', 'PAYLOAD_TOO_LARGE') },
+    },
+  }, async (request) => ok(await bulk.filtered(request.body, request.user)));
 };

@@ -1,0 +1,83 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
+import { addressOf, signIn, type SignedIn } from '../helpers/accounts.js';
+import { createName } from '../helpers/factories.js';
+import { ONE_ETH, insertListing } from '../helpers/marketplace.js';
+
+/** POST /search/bulk and /search/bulk-filters: 10,000 terms in one request, answered without a query per term. */
+
+type Result = { id: number; name: string; token_id: string; listings: { price: string; order_data: { signature?: string } }[]; user_vote?: unknown };
+
+describe('bulk search', () => {
+  let t: TestContext;
+  let viewer: SignedIn;
+  /** 10,000 terms: fillers that name nothing, with the test's names and an invalid term placed among them. */
+  const terms = Array.from({ length: 10_000 }, (_, i) => `nothing${i}`);
+
+  before(async () => {
+    t = await createTestApp();
+    viewer = await signIn(t.app, 3);
+    const db = t.container.db;
+    const owner = addressOf(0);
+    const cheap = await createName(db, 'bulkcheap.eth', { owner });
+    const dear = await createName(db, 'bulkdear.eth', { owner });
+    await createName(db, 'bulkunlisted.eth', { owner });
+    await insertListing(db, 0, cheap.id, cheap.name, ONE_ETH / 2n);
+    await insertListing(db, 0, dear.id, dear.name, 3n * ONE_ETH);
+    terms[0] = 'BulkDear';
+    terms[1] = 'not a name!';
+    terms[2] = 'bulkunlisted.eth';
+    terms[4] = 'bulkcheap';
+    terms[9_999] = 'bulkcheap.eth';
+  });
+  after(async () => { await t?.close(); });
+
+  const post = (url: string, payload: object, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: `/api/v1/search/${url}`, payload, headers });
+
+  it('/bulk answers a page of the 10,000 terms in order: each a name with its listings\' orders, or a placeholder', async () => {
+    const res = await post('bulk', { terms, limit: 5 }, viewer.headers);
+    assert.equal(res.statusCode, 200, show(res));
+    const { results, pagination } = body<{ data: { results: Result[]; pagination: { total: number; totalPages: number } } }>(res).data;
+    assert.deepEqual(results.map((r) => r.name), ['bulkdear.eth', 'not a name!.eth', 'bulkunlisted.eth', 'nothing3.eth', 'bulkcheap.eth']);
+    assert.deepEqual(results.map((r) => r.id > 0), [true, false, true, false, true]);
+    assert.equal(results[1].token_id, '');
+    assert.equal(results[0].listings[0].price, (3n * ONE_ETH).toString());
+    assert.match(results[0].listings[0].order_data.signature ?? '', /^0x[0-9a-f]{130}$/, 'a buyer can fill the order from the result');
+    assert.equal(results[0].user_vote, null, 'signed in: the caller\'s vote is shown');
+    assert.equal(pagination.total, 10_000);
+    assert.equal(pagination.totalPages, 2_000);
+
+    const last = await post('bulk', { terms, limit: 5, page: 2_000 });
+    assert.deepEqual(body(last).data.results.map((r: Result) => r.name), ['nothing9995.eth', 'nothing9996.eth', 'nothing9997.eth', 'nothing9998.eth', 'bulkcheap.eth'], show(last));
+  });
+
+  it('10,001 terms are refused naming the field, on both routes', async () => {
+    for (const url of ['bulk', 'bulk-filters']) {
+      const res = await post(url, { terms: [...terms, 'one-more'] });
+      assert.equal(res.statusCode, 400, show(res));
+      assert.equal(body(res).error.code, 'VALIDATION_ERROR', show(res));
+      assert.equal(body(res).error.details.field, 'body.terms', show(res));
+    }
+  });
+
+  it('/bulk-filters keeps the names that exist and pass the filters, sorted, once each, with stats', async () => {
+    const res = await post('bulk-filters', { terms, filters: { listed: true }, sortBy: 'price', sortOrder: 'desc' });
+    assert.equal(res.statusCode, 200, show(res));
+    const data = body(res).data;
+    assert.deepEqual(data.results.map((r: Result) => r.name), ['bulkdear.eth', 'bulkcheap.eth']);
+    assert.equal(data.results[1].listings[0].order_data.signature.length, 132, show(res));
+    assert.deepEqual(data.stats, { inputTerms: 10_000, matchedTerms: 2 });
+    assert.equal(data.pagination.total, 2);
+
+    const inOrder = await post('bulk-filters', { terms, limit: 2 });
+    assert.deepEqual(body(inOrder).data.results.map((r: Result) => r.name), ['bulkdear.eth', 'bulkunlisted.eth'], 'without sortBy: the order of the terms');
+    assert.equal(body(inOrder).data.pagination.total, 3, show(inOrder));
+
+    const bad = await post('bulk-filters', { terms: ['a'], filters: { minLength: 5, maxLength: 3 } });
+    assert.equal(body(bad).error.details.field, 'body.filters.maxLength', show(bad));
+    const unknown = await post('bulk-filters', { terms: ['a'], filters: { colour: 'red' } });
+    assert.equal(unknown.statusCode, 400, show(unknown));
+    assert.match(body(unknown).error.details.field, /^body\.filters/, show(unknown));
+  });
+});
