@@ -1,15 +1,22 @@
 import { Type } from 'typebox';
 import { Limit, NullableTimestamp, Page, PaginationB, Timestamp } from './common.js';
+import { NOTIFICATION_TYPES } from '../lib/notification-types.js';
 
 export const NotificationsQuery = Type.Object({
   page: Page,
   limit: Limit,
   unreadOnly: Type.Boolean({ default: false, description: 'true: only unread notifications' }),
+  type: Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: 1000,
+    description: `only notifications of these types, comma-separated, each as the reference spells it (offer_received) or as the web app does (offer-received): ${NOTIFICATION_TYPES.join(', ')}`,
+    examples: ['offer_received,listing-sold'],
+  })),
 });
 
 export const Notification = Type.Object({
   id: Type.Integer(),
-  type: Type.String({ description: 'offer_received, offer_accepted, offer_rejected, offer_updated, offer_expired, listing_sold, listing_expired, listing_unfunded; to the watchers of a name (per their watchlist flags): new_listing, price_change (a listing re-signed at a lower price), new_offer, sale', examples: ['offer_received'] }),
+  type: Type.String({ description: `the kind, as the reference spells it: ${NOTIFICATION_TYPES.join(', ')}; new_listing, price_change (a listing re-signed at a lower price), new_offer and sale go to the watchers of a name (per their watchlist flags)`, examples: ['offer_received'] }),
   ensName: Type.Union([Type.String(), Type.Null()]),
   ensTokenId: Type.Union([Type.String(), Type.Null()]),
   metadata: Type.Record(Type.String(), Type.Unknown(), {

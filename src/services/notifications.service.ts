@@ -2,6 +2,17 @@ import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
+import { NOTIFICATION_TYPES, notificationTypeOf, type NotificationType } from '../lib/notification-types.js';
+
+/** `type` of the list filter: comma-separated types in either spelling; an unknown one is a 400 naming the field. */
+function readTypes(raw: string | undefined): NotificationType[] | undefined {
+  if (raw === undefined) return undefined;
+  return [...new Set(raw.split(',').map((part) => {
+    const type = notificationTypeOf(part);
+    if (!type) throw new AppError('VALIDATION_ERROR', `query.type has "${part.trim()}", which is no notification type`, { field: 'query.type', allowed: [...NOTIFICATION_TYPES] });
+    return type;
+  }))];
+}
 
 export interface NotificationView {
   id: number;
@@ -54,10 +65,12 @@ function toNotification(row: NotificationRow): NotificationView {
 export class NotificationService {
   constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
-  async list(recipient: string, page: number, limit: number, unreadOnly: boolean): Promise<{ notifications: NotificationView[]; pagination: PageB; unreadCount: number }> {
+  async list(recipient: string, page: number, limit: number, unreadOnly: boolean, type?: string): Promise<{ notifications: NotificationView[]; pagination: PageB; unreadCount: number }> {
     const { db } = this.deps;
+    const types = readTypes(type);
     let query = db.selectFrom('notifications as n').where('n.recipient_address', '=', recipient);
     if (unreadOnly) query = query.where('n.read_at', 'is', null);
+    if (types) query = query.where('n.type', 'in', types);
     const [rows, total, unreadCount] = await Promise.all([
       query
         .leftJoin('ens_names as e', 'e.id', 'n.ens_name_id')

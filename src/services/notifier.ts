@@ -1,21 +1,9 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/client.js';
+import type { NotificationType } from '../lib/notification-types.js';
 
-/** The kinds of notification the service writes. */
-export type NotificationType =
-  | 'offer_received'
-  | 'offer_accepted'
-  | 'offer_rejected'
-  | 'offer_updated'
-  | 'listing_sold'
-  | 'listing_expired'
-  | 'listing_unfunded'
-  | 'offer_expired'
-  // to the watchers of a name (the web app's new-listing, price-change, sale, new-offer)
-  | 'new_listing'
-  | 'price_change'
-  | 'sale'
-  | 'new_offer';
+/** The kinds of notification the service writes: the list is `src/lib/notification-types.ts`. */
+export type { NotificationType };
 
 export interface NewNotification {
   /** Recipient address (any case; stored lower-case). */

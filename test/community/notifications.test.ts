@@ -61,6 +61,25 @@ describe('notifications', () => {
     assert.equal(second.ensTokenId, null);
   });
 
+  it('filters by type in the reference\'s spelling and in the web app\'s, and names a wrong type', async () => {
+    const carol = await signIn(t.app, 7);
+    await createNotification(t.container.db, carol.address, { type: 'offer_received', title: 'offer' });
+    await createNotification(t.container.db, carol.address, { type: 'listing_sold', title: 'sold' });
+    await createNotification(t.container.db, carol.address, { type: 'offer_expired', title: 'expired' });
+    const titles = async (type: string) => {
+      const res = await get(`/notifications?type=${type}`, carol);
+      assert.equal(res.statusCode, 200, show(res));
+      return (body(res).data.notifications as { title: string; type: string }[]).map((n) => `${n.title}:${n.type}`).sort();
+    };
+    assert.deepEqual(await titles('offer_received'), ['offer:offer_received']);
+    assert.deepEqual(await titles('offer-received'), ['offer:offer_received'], 'the web app\'s spelling finds the same, answered in the reference\'s');
+    assert.deepEqual(await titles('listing-sold,offer_expired'), ['expired:offer_expired', 'sold:listing_sold']);
+    const bad = await get('/notifications?type=offer-received,outbid', carol);
+    assert.equal(bad.statusCode, 400, show(bad));
+    assert.equal(body(bad).error.details.field, 'query.type', show(bad));
+    assert.ok(body(bad).error.details.allowed.includes('offer_received'), show(bad));
+  });
+
   it('marking read: 403 for another user\'s, 404 for none, idempotent readAt', async () => {
     const mine = await createNotification(t.container.db, bob.address, { title: 'to read' });
     const res403 = await patch(`/notifications/${mine.id}/read`, alice);

@@ -13,13 +13,13 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['notifications'],
       summary: "The caller's notifications, newest first",
-      description: 'Notifications are addressed to the wallet address of the signed-in user.',
+      description: 'Notifications are addressed to the wallet address of the signed-in user. `type` keeps only the given kinds (comma-separated), each in the reference\'s spelling (offer_received) or the web app\'s (offer-received); `type` in a notification is the reference\'s spelling. `unreadCount` ignores the filters.',
       querystring: NotificationsQuery,
       response: { 200: Envelope(NotificationList), ...errors('VALIDATION_ERROR', 'UNAUTHORIZED') },
     },
   }, async (request) => {
-    const { page, limit, unreadOnly } = request.query;
-    return ok(await notifications.list(requireUser(request).address, page, limit, unreadOnly));
+    const { page, limit, unreadOnly, type } = request.query;
+    return ok(await notifications.list(requireUser(request).address, page, limit, unreadOnly, type));
   });
 
   app.get('/notifications/unread/count', {
