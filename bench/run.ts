@@ -11,7 +11,8 @@
  *   npm run bench -- --names 5000 --duration 2 --workers 1        # a small run (the suite's)
  *
  * Options: --names N seeds N demo names first when the database has none; --duration S seconds per
- * endpoint (5); --connections C (32); --workers 1,2 (each count a full pass); --out FILE.
+ * endpoint (5); --connections C (32); --workers 1,2 (each count a full pass); --out FILE; --only REGEX
+ * measures only the cases whose name matches (and /health, the baseline).
  * Every path of a mix is asked once before its measurement, so a path that fails is counted even
  * when the timed run is too short to reach it. Exit code 1 when any request failed (an error or a
  * non-2xx answer); missed targets only print.
@@ -35,13 +36,14 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '32' },
     workers: { type: 'string', default: '1,2' },
     out: { type: 'string', default: 'bench/results.md' },
+    only: { type: 'string' },
   },
 });
 const seconds = Number(args.duration);
 const connections = Number(args.connections);
 const workerCounts = args.workers.split(',').map(Number);
 if (!(seconds > 0) || !(connections > 0) || workerCounts.some((n) => !Number.isInteger(n) || n < 1 || n > 64)) {
-  console.error('usage: npm run bench -- [--names N] [--duration S] [--connections C] [--workers 1,2] [--out FILE]');
+  console.error('usage: npm run bench -- [--names N] [--duration S] [--connections C] [--workers 1,2] [--out FILE] [--only REGEX]');
   process.exit(2);
 }
 
@@ -276,7 +278,7 @@ try {
       out(`| endpoint | paths in mix | req/s | ratio | target | p50 ms | p99 ms (≤ ${P99_MS}) | errors | result |`);
       out('|---|---|---|---|---|---|---|---|---|');
       out(`| bare Fastify route (floor) | 1 | ${Math.round(floor.rps)} | 1 | | ${floor.p50} | ${floor.p99} | ${floor.errors + floor.non2xx} | |`);
-      for (const c of cases) {
+      for (const c of cases.filter((c) => c.kind === 'baseline' || !args.only || new RegExp(args.only, 'i').test(c.name))) {
         const refused = await probe(port, c.paths, c.bodies);
         for (const r of refused) console.error(`probe of ${c.name}: ${r}`);
         const m = await measure(port, c.paths, c.bodies);

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { sql } from 'kysely';
 import { API_VERSION } from '../lib/envelope.js';
 import { pingSearchIndex } from '../search/index-health.js';
 
@@ -43,10 +42,10 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Readiness, 503: { ...Readiness, description: 'Not ready: a check failed (false)' } },
     },
   }, async (_request, reply) => {
-    const { db } = app.deps;
+    const { pool } = app.deps;
     const [database, searchIndex] = await Promise.all([
-      probe(() => sql`SELECT 1`.execute(db)),
-      probe(() => pingSearchIndex(db, CHECK_TIMEOUT_MS)),
+      probe(() => pool.query('SELECT 1')),
+      probe(() => pingSearchIndex(pool, CHECK_TIMEOUT_MS)),
     ]);
     const ready = database && searchIndex;
     return reply.code(ready ? 200 : 503).send({
