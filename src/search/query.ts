@@ -119,7 +119,7 @@ const and = (conds: RawBuilder<unknown>[]) => sql.join(conds, sql` AND `);
 /**
  * Labels starting with `prefix`, as a range on the C-collated label index (byte order of UTF-8 is
  * code point order, so the range is [prefix, prefix with its last character incremented)), which
- * the planner can answer from ens_names_s_alpha_idx alone; LIKE keeps it exact.
+ * the planner can answer from ens_names_s_alpha_idx alone (it carries label_length too, 0016); LIKE keeps it exact.
  */
 function startsWith(prefix: string): RawBuilder<unknown> {
   const chars = [...prefix];
