@@ -13,6 +13,8 @@ export interface ActivityFilter {
   address?: string;
   /** names owned by this address (the feed) */
   ownedBy?: string;
+  /** or on a watchlist of this user (the feed, with ownedBy: either set) */
+  watchedBy?: number;
 }
 
 export interface ActivityRow {
@@ -49,7 +51,10 @@ function conditions(f: ActivityFilter): RawBuilder<unknown>[] {
   if (f.ensNameId !== undefined) c.push(sql`ens_name_id = ${f.ensNameId}`);
   if (f.club === 'any') c.push(sql`ens_name_id IN (SELECT id FROM ens_names WHERE clubs <> '{}')`);
   else if (f.club !== undefined) c.push(sql`ens_name_id IN (SELECT id FROM ens_names WHERE clubs @> ARRAY[${f.club}]::text[])`);
-  if (f.ownedBy !== undefined) c.push(sql`ens_name_id IN (SELECT id FROM ens_names WHERE owner_address = ${f.ownedBy})`);
+  const owned = f.ownedBy === undefined ? undefined : sql`SELECT id FROM ens_names WHERE owner_address = ${f.ownedBy}`;
+  const watched = f.watchedBy === undefined ? undefined : sql`SELECT ens_name_id FROM watchlist_items WHERE user_id = ${f.watchedBy}`;
+  if (owned && watched) c.push(sql`ens_name_id IN (${owned} UNION ${watched})`);
+  else if (owned ?? watched) c.push(sql`ens_name_id IN (${(owned ?? watched)!})`);
   return c;
 }
 

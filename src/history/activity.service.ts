@@ -76,9 +76,9 @@ export class ActivityService {
     return this.page({ types: eventTypes(q.event_type), platform: q.platform, address: address.toLowerCase() }, q);
   }
 
-  /** Activity on the names `owner` holds now (watchlists do not exist yet). */
-  async feed(owner: string, q: ActivityQuery): Promise<ActivityPage> {
-    return this.page({ types: eventTypes(q.event_type), platform: q.platform, club: q.club, ownedBy: owner.toLowerCase() }, q);
+  /** Activity on the names the user's address holds now or the user has on a watchlist. */
+  async feed(user: { id: number; address: string }, q: ActivityQuery): Promise<ActivityPage> {
+    return this.page({ types: eventTypes(q.event_type), platform: q.platform, club: q.club, ownedBy: user.address.toLowerCase(), watchedBy: user.id }, q);
   }
 
   private async page(filter: ActivityFilter, q: { page: number; limit: number }): Promise<ActivityPage> {

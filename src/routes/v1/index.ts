@@ -30,6 +30,7 @@ import { blockRoutes } from './comments/blocks.routes.js';
 import { commentRoutes } from './comments/comments.routes.js';
 import { watchlistRoutes } from './watchlist/watchlist.routes.js';
 import { recommendationRoutes } from './recommendations/recommendations.routes.js';
+import { userHistoryRoutes } from './user-history/user-history.routes.js';
 
 /** Every /api/v1 route module, one line each. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -64,4 +65,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(blockRoutes);
   await app.register(watchlistRoutes);
   await app.register(recommendationRoutes);
+  await app.register(userHistoryRoutes);
 };

@@ -12,10 +12,10 @@ export const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { auth: 'required' },
     schema: {
       tags: ['activity'],
-      summary: "Activity on the names the caller owns",
-      description: `The activity log of the names the signed-in user's address owns now (a name that changed hands shows its whole log to its new owner). Watchlists do not exist yet, so watched names are not included. ${ACTIVITY_RULES} \`club\` as on /activity. Not cached (per user).`,
+      summary: "Activity on the names the caller owns or watches",
+      description: `The activity log of the names the signed-in user's address owns now (a name that changed hands shows its whole log to its new owner) and of the names on any of the user's watchlists. ${ACTIVITY_RULES} \`club\` as on /activity. Not cached (per user).`,
       querystring: FeedQuery,
       response: { 200: Envelope(ActivityPage, ActivityMeta), ...errors('VALIDATION_ERROR', 'UNAUTHORIZED') },
     },
-  }, async (request) => send(await activity.feed(requireUser(request).address, request.query)));
+  }, async (request) => send(await activity.feed(requireUser(request), request.query)));
 };

@@ -1,0 +1,118 @@
+import { sql } from 'kysely';
+import type { Deps } from '../deps.js';
+import type { SearchResult } from '../contracts/search-result.js';
+import type { AuthUser } from './tokens.js';
+import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
+import { iso } from '../lib/time.js';
+import { weiString } from '../lib/wei.js';
+import { loadSearchResults } from '../search/results.js';
+
+export interface HistoryPage { page: number; limit: number }
+
+/**
+ * The signed-in user's history: names viewed, watched, voted on, offered on, bought and sold, as
+ * standard search results with the fields of each kind. Each reads only the caller's rows, newest
+ * first, from an index led by the caller (0015 and 0009), so its cost follows the caller's own
+ * activity, never the size of the tables.
+ */
+export class UserHistoryService {
+  constructor(private readonly deps: Pick<Deps, 'db'>) {}
+
+  /** Standard results for the page's rows (in their order) with each row's extra fields. */
+  private async results<R extends { ens_name_id: number }, X extends object>(
+    user: AuthUser, rows: R[], q: HistoryPage, total: number, extra: (r: R) => X,
+  ): Promise<{ names: (SearchResult & X)[]; pagination: PageB }> {
+    const results = await loadSearchResults(this.deps.db, rows.map((r) => r.ens_name_id), user.id);
+    const byId = new Map(results.map((r) => [r.id, r]));
+    return {
+      names: rows.flatMap((r) => {
+        const result = byId.get(r.ens_name_id);
+        return result ? [{ ...result, ...extra(r) }] : [];
+      }),
+      pagination: pageB(q.page, q.limit, total),
+    };
+  }
+
+  async viewed(user: AuthUser, q: HistoryPage) {
+    const { db } = this.deps;
+    const viewer = `u:${user.id}`;
+    const [rows, total] = await Promise.all([
+      sql<{ ens_name_id: number; day: Date }>`
+        SELECT ens_name_id, max(day)::timestamptz AS day FROM name_views_daily WHERE viewer = ${viewer}
+        GROUP BY ens_name_id ORDER BY 2 DESC, 1 DESC OFFSET ${offsetOf(q.page, q.limit)} LIMIT ${q.limit}`.execute(db),
+      sql<{ n: number }>`SELECT count(DISTINCT ens_name_id)::int AS n FROM name_views_daily WHERE viewer = ${viewer}`.execute(db),
+    ]);
+    return this.results(user, rows.rows, q, total.rows[0]?.n ?? 0, (r) => ({ viewed_at: iso(r.day)! }));
+  }
+
+  async watched(user: AuthUser, q: HistoryPage) {
+    const { db } = this.deps;
+    const [rows, total] = await Promise.all([
+      sql<{ ens_name_id: number; added_at: Date; on_sale: boolean; on_offer: boolean; on_listing: boolean; on_price_change: boolean }>`
+        SELECT ens_name_id, max(created_at) AS added_at, bool_or(notify_on_sale) AS on_sale, bool_or(notify_on_offer) AS on_offer,
+          bool_or(notify_on_listing) AS on_listing, bool_or(notify_on_price_change) AS on_price_change
+        FROM watchlist_items WHERE user_id = ${user.id}
+        GROUP BY ens_name_id ORDER BY 2 DESC, 1 DESC OFFSET ${offsetOf(q.page, q.limit)} LIMIT ${q.limit}`.execute(db),
+      sql<{ n: number }>`SELECT count(DISTINCT ens_name_id)::int AS n FROM watchlist_items WHERE user_id = ${user.id}`.execute(db),
+    ]);
+    return this.results(user, rows.rows, q, total.rows[0]?.n ?? 0, (r) => ({
+      added_at: iso(r.added_at)!,
+      notifications: { on_sale: r.on_sale, on_offer: r.on_offer, on_listing: r.on_listing, on_price_change: r.on_price_change },
+    }));
+  }
+
+  async voted(user: AuthUser, q: HistoryPage) {
+    const { db } = this.deps;
+    const [rows, total] = await Promise.all([
+      db.selectFrom('votes').select(['ens_name_id', 'vote', 'updated_at']).where('user_id', '=', user.id)
+        .orderBy('updated_at', 'desc').orderBy('ens_name_id', 'desc').offset(offsetOf(q.page, q.limit)).limit(q.limit).execute(),
+      db.selectFrom('votes').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirst(),
+    ]);
+    return this.results(user, rows, q, Number(total?.n ?? 0), (r) => ({ my_vote: r.vote as 1 | -1, voted_at: iso(r.updated_at)! }));
+  }
+
+  async offers(user: AuthUser, q: HistoryPage) {
+    const { db } = this.deps;
+    const [rows, total] = await Promise.all([
+      db.selectFrom('offers').select(['id', 'ens_name_id', 'offer_amount_wei', 'currency_address', 'status', 'created_at', 'expires_at'])
+        .where('buyer_address', '=', user.address.toLowerCase())
+        .orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offsetOf(q.page, q.limit)).limit(q.limit).execute(),
+      db.selectFrom('offers').select((eb) => eb.fn.countAll<number>().as('n')).where('buyer_address', '=', user.address.toLowerCase()).executeTakeFirst(),
+    ]);
+    return this.results(user, rows, q, Number(total?.n ?? 0), (r) => ({
+      offer: {
+        id: r.id, price_wei: weiString(r.offer_amount_wei)!, currency_address: r.currency_address, status: r.status,
+        created_at: iso(r.created_at)!, expires_at: iso(r.expires_at),
+      },
+    }));
+  }
+
+  private async sales(user: AuthUser, q: HistoryPage, side: 'buyer_address' | 'seller_address') {
+    const { db } = this.deps;
+    const address = user.address.toLowerCase();
+    const [rows, total] = await Promise.all([
+      db.selectFrom('sales').select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'sold_at', 'tx_hash', 'buyer_address'])
+        .where(side, '=', address)
+        .orderBy('sold_at', 'desc').orderBy('id', 'desc').offset(offsetOf(q.page, q.limit)).limit(q.limit).execute(),
+      db.selectFrom('sales').select((eb) => eb.fn.countAll<number>().as('n')).where(side, '=', address).executeTakeFirst(),
+    ]);
+    return { rows, total: Number(total?.n ?? 0) };
+  }
+
+  async purchases(user: AuthUser, q: HistoryPage) {
+    const { rows, total } = await this.sales(user, q, 'buyer_address');
+    return this.results(user, rows, q, total, (r) => ({
+      purchase: { id: r.id, price_wei: weiString(r.price_wei)!, currency_address: r.currency_address, sale_date: iso(r.sold_at)!, transaction_hash: r.tx_hash },
+    }));
+  }
+
+  async sold(user: AuthUser, q: HistoryPage) {
+    const { rows, total } = await this.sales(user, q, 'seller_address');
+    return this.results(user, rows, q, total, (r) => ({
+      sale: {
+        id: r.id, price_wei: weiString(r.price_wei)!, currency_address: r.currency_address, sale_date: iso(r.sold_at)!,
+        transaction_hash: r.tx_hash, buyer_address: r.buyer_address,
+      },
+    }));
+  }
+}
