@@ -105,12 +105,13 @@ export class ClubDirectory {
   async get(club: string, page: number, limit: number, viewerId: number | undefined): Promise<{ club: ClubView; names: SearchResult[]; pagination: PageB }> {
     const view = await this.find(club);
     const offset = offsetOf(page, limit);
+    // club_names (0017, kept by a trigger on ens_names.clubs): the page is an index range
     const ids = offset >= view.member_count ? [] : await this.deps.db
-      .selectFrom('ens_names')
-      .select('id')
-      .where(sql<boolean>`clubs @> ARRAY[${club}]::text[]`)
-      .orderBy(sql`label COLLATE "C"`)
-      .orderBy('id')
+      .selectFrom('club_names')
+      .select('ens_name_id as id')
+      .where('club', '=', club)
+      .orderBy('label')
+      .orderBy('ens_name_id')
       .limit(limit)
       .offset(offset)
       .execute();

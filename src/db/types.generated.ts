@@ -88,6 +88,12 @@ export interface ClubMembers {
   label: string;
 }
 
+export interface ClubNames {
+  club: string;
+  ens_name_id: number;
+  label: string;
+}
+
 export interface Clubs {
   classifications: Generated<string[]>;
   created_at: Generated<Timestamp>;
@@ -468,6 +474,7 @@ export interface DB {
   cart_types: CartTypes;
   club_holders: ClubHolders;
   club_members: ClubMembers;
+  club_names: ClubNames;
   club_stats: ClubStats;
   clubs: Clubs;
   comments: Comments;

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
 import { addressOf, signIn, type SignedIn } from '../helpers/accounts.js';
 import { addr, clubName, E, ETH, listing, offer, registration, sale, USDC, WETH } from '../helpers/analytics.js';
@@ -176,6 +177,22 @@ describe('analytics, charts, club holders and counts', () => {
     assert.deepEqual(await get('/clubs/counts/premium').then((r) => [r.data['999'], r.data.any]), [1, 1]);
     assert.deepEqual(await get('/clubs/counts/available').then((r) => [r.data['999'], r.data.any]), [1, 1]);
     await fails('/clubs/counts/0x1234', 400, 'INVALID_ADDRESS');
+  });
+
+  it('a club page follows its names\' clubs and labels at once (club_names, kept by a trigger)', async () => {
+    const db = t.container.db;
+    const page = async () => (await get('/clubs/999')).data.names.map((n: { name: string }) => n.name);
+    const sameAsNames = async () => {
+      const kept = await sql<{ r: string }>`SELECT club || ' ' || label || ' ' || ens_name_id AS r FROM club_names ORDER BY 1`.execute(db);
+      const direct = await sql<{ r: string }>`SELECT DISTINCT c || ' ' || label || ' ' || id AS r FROM ens_names, unnest(clubs) c ORDER BY 1`.execute(db);
+      assert.deepEqual(kept.rows, direct.rows);
+    };
+    await sameAsNames();
+    await sql`UPDATE ens_names SET clubs = '{}' WHERE name = '123.eth'`.execute(db);
+    assert.deepEqual(await page(), ['456.eth', '777.eth', '789.eth']);
+    await sql`UPDATE ens_names SET clubs = '{999}' WHERE name = '123.eth'`.execute(db);
+    assert.deepEqual(await page(), ['123.eth', '456.eth', '777.eth', '789.eth']);
+    await sameAsNames();
   });
 
   it("user/me: the caller's activity and portfolio", async () => {
