@@ -105,7 +105,7 @@ export class ClubDirectory {
   async get(club: string, page: number, limit: number, viewerId: number | undefined): Promise<{ club: ClubView; names: SearchResult[]; pagination: PageB }> {
     const view = await this.find(club);
     const offset = offsetOf(page, limit);
-    // club_names (0017, kept by a trigger on ens_names.clubs): the page is an index range
+    // club_names (0018, kept by a trigger on ens_names.clubs): the page is an index range
     const ids = offset >= view.member_count ? [] : await this.deps.db
       .selectFrom('club_names')
       .select('ens_name_id as id')
