@@ -270,11 +270,12 @@ export class AnalyticsService {
     const address = user.address.toLowerCase();
     const graceStart = new Date(Date.now() - this.deps.config.gracePeriodDays * DAY);
     const row = await sql<{
-      votes_cast: number; offers_made: number; names_purchased: number; names_sold: number; owned: number; listed: number;
+      votes_cast: number; watching: number; offers_made: number; names_purchased: number; names_sold: number; owned: number; listed: number;
       listing_value: string; offer_value: string;
     }>`
       SELECT
         (SELECT count(*) FROM votes WHERE user_id = ${user.id})::int AS votes_cast,
+        (SELECT count(DISTINCT ens_name_id) FROM watchlist_items WHERE user_id = ${user.id})::int AS watching,
         (SELECT count(*) FROM offers WHERE buyer_address = ${address})::int AS offers_made,
         (SELECT count(*) FROM sales WHERE buyer_address = ${address})::int AS names_purchased,
         (SELECT count(*) FROM sales WHERE seller_address = ${address})::int AS names_sold,
@@ -287,7 +288,7 @@ export class AnalyticsService {
     `.execute(this.deps.db);
     const r = row.rows[0];
     return {
-      activity: { names_viewed: 0, names_watching: 0, votes_cast: r.votes_cast, offers_made: r.offers_made, names_purchased: r.names_purchased, names_sold: r.names_sold },
+      activity: { names_viewed: 0, names_watching: r.watching, votes_cast: r.votes_cast, offers_made: r.offers_made, names_purchased: r.names_purchased, names_sold: r.names_sold },
       portfolio: { owned_names_count: r.owned, listed_names_count: r.listed, total_listing_value_wei: r.listing_value, total_offer_value_wei: r.offer_value },
     };
   }

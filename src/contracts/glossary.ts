@@ -55,7 +55,7 @@ const MEANING: Record<string, string> = {
   names_purchased: 'sales with the caller as buyer',
   names_sold: 'sales with the caller as seller',
   names_viewed: 'names viewed (not counted yet: 0)',
-  names_watching: 'names watched (watchlists do not exist yet: 0)',
+  names_watching: 'distinct names on your watchlists',
   offers_made: 'offers the caller made, any status',
   listed_names_count: 'names with an active listing by the caller',
   price_range: 'price band, in ETH',

@@ -89,6 +89,22 @@ function noticesOf(move: OrderMove): NewNotification[] {
 }
 
 /**
+ * What a sale by a Seaport order outside our book leaves behind besides the sync's sale row and
+ * activity event: the watchers' `sale` notice, as for a sale of our book.
+ */
+export async function recordForeignSale(
+  trx: Executor, sale: { ensNameId: number; seller: string; buyer: string; priceWei: string; currency: string; txHash: string },
+): Promise<void> {
+  const row = await trx.selectFrom('ens_names').select('name').where('id', '=', sale.ensNameId).executeTakeFirst();
+  const name = row?.name ?? 'A name you watch';
+  await notifyWatchers(trx, [{
+    ensNameId: sale.ensNameId, type: 'sale', flag: 'sale', exclude: [sale.seller, sale.buyer],
+    title: `${name} sold`, message: `${name} sold for ${amountText(sale.priceWei, sale.currency)}.`,
+    metadata: { priceWei: sale.priceWei, currency: sale.currency, sellerAddress: sale.seller.toLowerCase(), buyerAddress: sale.buyer.toLowerCase(), txHash: sale.txHash },
+  }]);
+}
+
+/**
  * What the watchers of the name hear of a move: a new listing (a re-signed listing at a lower
  * price is a price drop instead; at the same or a higher price, nothing), a new offer, a sale (a
  * listing bought or an offer accepted). The parties themselves are left out.

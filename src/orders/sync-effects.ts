@@ -1,5 +1,6 @@
 import { cancelOrdersByCounter, cancelOrdersByHash } from './endings.js';
 import { markListingSold, markOfferAccepted, onOwnershipChanged } from './state.js';
+import { recordForeignSale } from './effects.js';
 import type { OrderEffects } from '../sync/order-effects.js';
 
 /** The marketplace's order rules (state.ts, endings.ts), as the chain sync calls them. */
@@ -15,6 +16,9 @@ export function marketplaceOrderEffects(): OrderEffects {
       };
       if (fill.side === 'listing') await markListingSold(trx, fill.orderId, sale);
       else await markOfferAccepted(trx, fill.orderId, fill.recordSale ? sale : undefined);
+    },
+    async foreignSale(trx, sale) {
+      await recordForeignSale(trx, sale);
     },
     async orderCancelled(trx, orderHash) {
       await cancelOrdersByHash(trx, [orderHash]);

@@ -356,5 +356,6 @@ async function recordFill(
   });
   await bumpTrend(transactionOf(trx), 'sales', row.id, soldAt, 1);
   await setLastSale(trx, row.id, { soldAt, priceWei, currency });
+  await ctx.effects.foreignSale?.(trx, { ensNameId: row.id, seller, buyer, priceWei, currency, txHash: e.tx });
   return true;
 }

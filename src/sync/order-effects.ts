@@ -35,6 +35,11 @@ export interface OrderEffects {
    * recorded (unique on tx hash and log index) with the name's last sale, and the counterpart notified.
    */
   orderFilled(trx: Executor, fill: OrderFill): Promise<void>;
+  /**
+   * A Seaport order outside our book sold the name (the sale row is the sync's): what the
+   * marketplace tells people of a sale (today the name's watchers).
+   */
+  foreignSale?(trx: Executor, sale: { ensNameId: number; seller: string; buyer: string; priceWei: string; currency: string; txHash: string }): Promise<void>;
   /** An order was cancelled on chain (OrderCancelled). */
   orderCancelled(trx: Executor, orderHash: string, offerer: string, at: Date): Promise<void>;
   /** An offerer raised their Seaport counter: every order signed with a lower counter is void. */

@@ -125,6 +125,9 @@ describe('event sync and the order book', () => {
     }, { tx });
     // juliet sells through an order that is not in our book.
     const juliet = await createName(t.container.db, 'juliet.eth', { owner: A });
+    const watcher = await signIn(t.app, 9);
+    const watched = await t.app.inject({ method: 'POST', url: '/api/v1/watchlist', headers: watcher.headers, payload: { ensName: 'juliet.eth' } });
+    assert.equal(watched.statusCode, 200, show(watched));
     tx = txHash();
     transfer(41, 'juliet', A, C, tx);
     chain.orderFulfilled(41, {
@@ -153,6 +156,9 @@ describe('event sync and the order book', () => {
       { ens_name_id: india.id, seller_address: C, buyer_address: D, price_wei: (3n * ONE_ETH / 2n).toString(), currency_address: WETH, offer_id: offer.id, source: 'grails' },
       { ens_name_id: juliet.id, seller_address: A, buyer_address: C, price_wei: (ONE_ETH / 10n).toString(), currency_address: ZERO, offer_id: null, source: 'seaport' },
     ]);
+    // a watcher hears of the sale outside our book as of any other
+    const heard = (await notificationsOf(9)).filter((x) => x.type === 'sale');
+    assert.deepEqual(heard.map((x) => [x.ensName, x.metadata.priceWei]), [['juliet.eth', (ONE_ETH / 10n).toString()]]);
   });
 
   it('OrderCancelled and CounterIncremented cancel our orders', async () => {
