@@ -151,11 +151,12 @@ export async function clubMates(db: Executor, seedIds: readonly number[], limit:
 export async function popular(db: Db, limit: number): Promise<{ trending: number[]; voted: number[]; clubs: number[] }> {
   const trending = (await topTrending(db, 'composite', 168, limit)).filter((t) => t.total > 0).map((t) => t.ens_name_id);
   if (trending.length >= limit) return { trending, voted: [], clubs: [] };
+  // Names are ordered by their own id column (an `id::int AS id` alias would sort on the cast and miss the index).
   const voted = (await sql<{ id: number }>`
-    SELECT id::int AS id FROM ens_names WHERE searchable AND upvotes > 0 ORDER BY net_score DESC, id DESC LIMIT ${limit}`.execute(db)).rows.map((r) => r.id);
+    SELECT id FROM ens_names WHERE upvotes + downvotes > 0 AND upvotes > 0 AND searchable ORDER BY net_score DESC, id LIMIT ${limit}`.execute(db)).rows.map((r) => Number(r.id));
   if (trending.length + voted.length >= limit) return { trending, voted, clubs: [] };
   const clubs = (await sql<{ id: number }>`
-    SELECT id::int AS id FROM ens_names WHERE searchable AND cardinality(clubs) > 0 ORDER BY cardinality(clubs) DESC, id DESC LIMIT ${limit}`.execute(db)).rows.map((r) => r.id);
+    SELECT id FROM ens_names WHERE searchable AND cardinality(clubs) > 0 ORDER BY cardinality(clubs) DESC, id DESC LIMIT ${limit}`.execute(db)).rows.map((r) => Number(r.id));
   return { trending, voted, clubs };
 }
 

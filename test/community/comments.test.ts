@@ -261,6 +261,9 @@ describe('comments on names and the block list', () => {
     assert.deepEqual(cursorPage.comments.map((x: { id: string }) => x.id), body(res).data.comments.map((x: { id: string }) => x.id));
     assert.equal(cursorPage.pagination.total, total - 2);
 
+    // 999 is read name by name (a small club), 3-letters by walking the newest comments (a large one).
+    await t.container.db.insertInto('clubs').values([{ name: '999', member_count: 1 }, { name: '3-letters', member_count: 1_000_000 }])
+      .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ member_count: eb.ref('excluded.member_count') }))).execute();
     const feedBodies = async (query: string) => body(await get(`/api/v1/comments/feed?limit=100&${query}`)).data.comments.map((x: { body: string }) => x.body);
     assert.deepEqual(await feedBodies('club=999'), ['f3', 'f1']);
     assert.deepEqual(await feedBodies('clubs=999,3-letters'), ['f4', 'f3', 'f2', 'f1']);
