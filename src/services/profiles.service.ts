@@ -13,6 +13,8 @@ import { LegendsService } from './legends.service.js';
 
 /** A primary name read from the chain is used for this long before it is read again. */
 export const PRIMARY_NAME_TTL_MS = HOUR;
+/** A profile waits this long for a chain read of the primary name before answering with the stored one. */
+export const PRIMARY_NAME_BUDGET_MS = 2_000;
 const OWNED_NAMES_SHOWN = 50;
 /** Counts of an address's own rows (purchases, activity) stop here: a profile never counts a big range. */
 const COUNT_CAP = 10_000;
@@ -146,7 +148,9 @@ export class ProfileService {
 
   /**
    * The primary name: the stored one while it is under an hour old; else read through the RPC
-   * and stored; without an RPC, or when the read fails, the last one stored (source `cache`).
+   * and stored. Without an RPC, when the read fails, or when it takes over PRIMARY_NAME_BUDGET_MS
+   * (it then finishes in the background and stores its answer for the next request), the last
+   * one stored answers (source `cache`).
    */
   async primaryName(address: string): Promise<PrimaryName> {
     const db = this.deps.db;
@@ -154,18 +158,26 @@ export class ProfileService {
     const fromStore: PrimaryName = stored ? { name: stored.name, source: 'cache', checkedAt: stored.checked_at } : { name: null, source: null, checkedAt: null };
     const rpc = this.deps.rpc;
     if (!rpc || (stored && Date.now() - stored.checked_at.getTime() < PRIMARY_NAME_TTL_MS)) return fromStore;
-    let name: string | null;
-    try {
-      name = (await readPrimaryName(rpc, this.deps.config.ensRegistryAddress, address as Hex)) ?? null;
-    } catch (err) {
+    const read = (async (): Promise<PrimaryName> => {
+      const name = (await readPrimaryName(rpc, this.deps.config.ensRegistryAddress, address as Hex)) ?? null;
+      const checkedAt = new Date();
+      await db.insertInto('primary_names').values({ address, name, checked_at: checkedAt })
+        .onConflict((oc) => oc.column('address').doUpdateSet({ name, checked_at: checkedAt }))
+        .execute();
+      return { name, source: 'rpc', checkedAt };
+    })().catch((err: unknown) => {
       this.deps.logger.warn({ err, address }, 'primary name not read; the last one seen stands');
       return fromStore;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<PrimaryName>((resolve) => {
+      timer = setTimeout(() => resolve(fromStore), PRIMARY_NAME_BUDGET_MS);
+    });
+    try {
+      return await Promise.race([read, late]);
+    } finally {
+      clearTimeout(timer);
     }
-    const checkedAt = new Date();
-    await db.insertInto('primary_names').values({ address, name, checked_at: checkedAt })
-      .onConflict((oc) => oc.column('address').doUpdateSet({ name, checked_at: checkedAt }))
-      .execute();
-    return { name, source: 'rpc', checkedAt };
   }
 
   /** ETH and the known ERC-20 currencies (WETH, USDC) through the RPC; without one, nulls and a reason. */
