@@ -10,6 +10,7 @@ export const PublicUser = Type.Object({
   discord: Type.Union([Type.String(), Type.Null()]),
   notifyOnOfferReceived: Type.Boolean(),
   notifyOnListingSold: Type.Boolean(),
+  notifyOnExpiry: Type.Boolean({ description: 'whether expiry alerts of owned and watched names also come by e-mail (to a verified address)' }),
   minOfferThreshold: Type.Union([Type.Number(), Type.Null()], { description: 'in ETH; offers below it are not worth a notification; null: every offer' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,

@@ -9,6 +9,7 @@ export const ProfileBody = Type.Object({
   discord: Type.Optional(Handle),
   notifyOnOfferReceived: Type.Optional(Type.Boolean()),
   notifyOnListingSold: Type.Optional(Type.Boolean()),
+  notifyOnExpiry: Type.Optional(Type.Boolean({ description: 'expiry alerts of owned and watched names also by e-mail (to a verified address)' })),
   minOfferThreshold: Type.Optional(Type.Union([Type.Null(), Type.Number({ minimum: 0, maximum: 1e12 })], { description: 'in ETH; null: no threshold' })),
 }, { additionalProperties: false });
 

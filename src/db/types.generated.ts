@@ -207,6 +207,15 @@ export interface EthUsdPrices {
   price_usd: Wei;
 }
 
+export interface ExpiryNotices {
+  created_at: Generated<Timestamp>;
+  ens_name_id: number;
+  expiry_date: Timestamp;
+  line: string;
+  mailed_at: Timestamp | null;
+  recipient_address: string;
+}
+
 export interface HolderLeaderboard {
   address: string;
   clubs: string[];
@@ -416,6 +425,7 @@ export interface Users {
   email_verified_at: Timestamp | null;
   id: Generated<number>;
   min_offer_threshold: Wei | null;
+  notify_on_expiry: Generated<boolean>;
   notify_on_listing_sold: Generated<boolean>;
   notify_on_offer_received: Generated<boolean>;
   telegram: string | null;
@@ -482,6 +492,7 @@ export interface DB {
   email_verification_tokens: EmailVerificationTokens;
   ens_names: EnsNames;
   eth_usd_prices: EthUsdPrices;
+  expiry_notices: ExpiryNotices;
   holder_leaderboard: HolderLeaderboard;
   keyword_metrics: KeywordMetrics;
   label_embeddings: LabelEmbeddings;

@@ -10,6 +10,7 @@ import { searchPurgeJob } from './handlers/search-purge.job.js';
 import { trendsRollJob } from './handlers/trends-roll.job.js';
 import { clubStatsJob, rollupsFullJob, rollupsJob, snapshotsJob } from '../analytics/index.js';
 import { nameTransitionsJob } from '../history/index.js';
+import { expiryAlertsJob, expiryMailJob } from '../lifecycle/index.js';
 
 /** Every job of the service, one line each. Start-up creates a queue and a worker per entry. */
 export const jobDefinitions: readonly AnyJobDefinition[] = [
@@ -29,4 +30,6 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   snapshotsJob,
   clubStatsJob,
   nameTransitionsJob,
+  expiryAlertsJob,
+  expiryMailJob,
 ];

@@ -53,4 +53,9 @@ export interface JobPayloads {
   // history/jobs.ts
   /** Logs grace_started and released events for names whose expiry passed since the last run. */
   'history.name-transitions': Record<string, never>;
+  // lifecycle/jobs.ts
+  /** Expiry alerts (30 and 7 days before, grace, premium, premium below a watcher's threshold) crossed since the last run. */
+  'lifecycle.expiry-alerts': Record<string, never>;
+  /** The e-mail of one expiry alert, keyed by its notice (name, line, expiry, recipient); the address is read when it is sent. */
+  'mail.expiry-alert': { ensNameId: number; line: 'name_expiring_30d' | 'name_expiring_7d' | 'name_grace_started' | 'name_premium_started' | 'name_premium_below'; expiryDate: string; recipient: string };
 }

@@ -17,6 +17,12 @@ export const NOTIFICATION_TYPES = [
   'price_change',
   'sale',
   'new_offer',
+  // expiry alerts to the owner and the watchers of a name (src/lifecycle)
+  'name_expiring_30d',
+  'name_expiring_7d',
+  'name_grace_started',
+  'name_premium_started',
+  'name_premium_below',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

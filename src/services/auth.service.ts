@@ -28,6 +28,7 @@ export interface PublicUser {
   discord: string | null;
   notifyOnOfferReceived: boolean;
   notifyOnListingSold: boolean;
+  notifyOnExpiry: boolean;
   minOfferThreshold: number | null;
   createdAt: string;
   updatedAt: string;
@@ -43,6 +44,7 @@ export function toPublicUser(user: User): PublicUser {
     discord: user.discord,
     notifyOnOfferReceived: user.notify_on_offer_received,
     notifyOnListingSold: user.notify_on_listing_sold,
+    notifyOnExpiry: user.notify_on_expiry,
     minOfferThreshold: user.min_offer_threshold === null ? null : Number(user.min_offer_threshold),
     createdAt: iso(user.created_at),
     updatedAt: iso(user.updated_at),

@@ -10,6 +10,7 @@ export interface ProfileUpdate {
   discord?: string | null;
   notifyOnOfferReceived?: boolean;
   notifyOnListingSold?: boolean;
+  notifyOnExpiry?: boolean;
   minOfferThreshold?: number | null;
 }
 
@@ -43,6 +44,7 @@ export class UserService {
         discord: cleared(update.discord),
         notifyOnOfferReceived: update.notifyOnOfferReceived,
         notifyOnListingSold: update.notifyOnListingSold,
+        notifyOnExpiry: update.notifyOnExpiry,
         minOfferThreshold: update.minOfferThreshold === undefined || update.minOfferThreshold === null ? update.minOfferThreshold : String(update.minOfferThreshold),
       };
       const email = cleared(update.email);

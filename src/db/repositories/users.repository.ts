@@ -3,7 +3,7 @@ import type { User } from '../schema.js';
 
 const COLUMNS = [
   'id', 'address', 'email', 'email_verified_at', 'telegram', 'discord',
-  'notify_on_offer_received', 'notify_on_listing_sold', 'min_offer_threshold', 'created_at', 'updated_at',
+  'notify_on_offer_received', 'notify_on_listing_sold', 'notify_on_expiry', 'min_offer_threshold', 'created_at', 'updated_at',
 ] as const;
 
 export async function findUserById(db: Executor, id: number): Promise<User | undefined> {
@@ -31,6 +31,7 @@ export interface ProfileChanges {
   discord?: string | null;
   notifyOnOfferReceived?: boolean;
   notifyOnListingSold?: boolean;
+  notifyOnExpiry?: boolean;
   /** ETH as a decimal string; null: no threshold. */
   minOfferThreshold?: string | null;
 }
@@ -45,6 +46,7 @@ export async function updateUser(db: Executor, id: number, changes: ProfileChang
       ...(changes.discord !== undefined ? { discord: changes.discord } : {}),
       ...(changes.notifyOnOfferReceived !== undefined ? { notify_on_offer_received: changes.notifyOnOfferReceived } : {}),
       ...(changes.notifyOnListingSold !== undefined ? { notify_on_listing_sold: changes.notifyOnListingSold } : {}),
+      ...(changes.notifyOnExpiry !== undefined ? { notify_on_expiry: changes.notifyOnExpiry } : {}),
       ...(changes.minOfferThreshold !== undefined ? { min_offer_threshold: changes.minOfferThreshold } : {}),
       updated_at: new Date(),
     })
