@@ -44,13 +44,17 @@ const and = (conds: RawBuilder<unknown>[]) => (conds.length === 0 ? sql`TRUE` : 
  * planner either walks the log in id order checking each name, or (for a small set) reads each
  * name's newest events from activity_events_name_idx.
  */
-function conditions(f: ActivityFilter): RawBuilder<unknown>[] {
+function conditions(f: ActivityFilter, types = f.types): RawBuilder<unknown>[] {
   const c: RawBuilder<unknown>[] = [];
-  if (f.types && f.types.length > 0) c.push(sql`event_type = ANY(${[...f.types]}::text[])`);
+  // One type as an equality: activity_events_type_idx then gives the id order (a one-element
+  // ANY would not, and the planner walked the whole log backwards: 191 ms for sales at 3.5M events).
+  if (types && types.length === 1) c.push(sql`event_type = ${types[0]}`);
+  else if (types && types.length > 1) c.push(sql`event_type = ANY(${[...types]}::text[])`);
   if (f.platform !== undefined) c.push(sql`platform = ${f.platform}`);
   if (f.ensNameId !== undefined) c.push(sql`ens_name_id = ${f.ensNameId}`);
   if (f.club === 'any') c.push(sql`ens_name_id IN (SELECT id FROM ens_names WHERE clubs <> '{}')`);
-  else if (f.club !== undefined) c.push(sql`ens_name_id IN (SELECT id FROM ens_names WHERE clubs @> ARRAY[${f.club}]::text[])`);
+  // a club's names from club_names (0018), an index range, then each name's newest events
+  else if (f.club !== undefined) c.push(sql`ens_name_id IN (SELECT ens_name_id FROM club_names WHERE club = ${f.club})`);
   const owned = f.ownedBy === undefined ? undefined : sql`SELECT id FROM ens_names WHERE owner_address = ${f.ownedBy}`;
   const watched = f.watchedBy === undefined ? undefined : sql`SELECT ens_name_id FROM watchlist_items WHERE user_id = ${f.watchedBy}`;
   if (owned && watched) c.push(sql`ens_name_id IN (${owned} UNION ${watched})`);
@@ -80,8 +84,14 @@ export async function activityIds(db: Executor, f: ActivityFilter, offset: numbe
     return { ids: rows.rows.map((r) => r.id), ...count };
   }
   const where = and(conds);
+  // Several types: each type's newest events from its own index range, merged.
+  const page = f.types && f.types.length > 1
+    ? sql<{ id: number }>`SELECT id FROM (${sql.join([...new Set(f.types)].map((t) =>
+      sql`(SELECT id FROM activity_events WHERE ${and(conditions(f, [t]))} ORDER BY id DESC LIMIT ${offset + limit})`), sql` UNION ALL `)}) p
+      ORDER BY id DESC OFFSET ${offset} LIMIT ${limit}`
+    : sql<{ id: number }>`SELECT id FROM activity_events WHERE ${where} ORDER BY id DESC OFFSET ${offset} LIMIT ${limit}`;
   const [rows, count] = await Promise.all([
-    sql<{ id: number }>`SELECT id FROM activity_events WHERE ${where} ORDER BY id DESC OFFSET ${offset} LIMIT ${limit}`.execute(db),
+    page.execute(db),
     cappedCount(db, sql`activity_events`, where),
   ]);
   return { ids: rows.rows.map((r) => r.id), ...count };
