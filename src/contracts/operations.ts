@@ -133,6 +133,7 @@ export const OPERATIONS: Record<string, readonly [operationId: string, success: 
   'GET /api/v1/charts/registrations': ['getRegistrationsChart', 'Registrations per bucket'],
   'GET /api/v1/comments': ['listComments', 'A page of comments and the next cursor'],
   'GET /api/v1/comments/feed': ['listCommentFeed', 'A page of recent comments with their names'],
+  'GET /api/v1/comments/feed/watchlist': ['listWatchlistCommentFeed', 'A page of recent comments on the names you watch'],
   'GET /api/v1/comments/quota': ['getCommentQuota', 'Your posting quota'],
   'POST /api/v1/comments': ['postComment', 'The comment and the quota left'],
   'PATCH /api/v1/comments/:id': ['editComment', 'The edited comment'],

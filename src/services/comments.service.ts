@@ -10,8 +10,8 @@ import { iso } from '../lib/time.js';
 
 /** Deepest comment a numbered feed page reaches, and where its count stops. */
 export const FEED_WINDOW = 10_000;
-/** Clubs (together) of at most this many names are read name by name, larger ones by walking the newest comments. */
-const SMALL_CLUB_NAMES = 5_000;
+/** Clubs or watchlists of at most this many names are read name by name, larger ones by walking the newest comments. */
+const SMALL_NAME_SET = 5_000;
 
 export interface CommentView {
   id: string;
@@ -45,6 +45,8 @@ export interface CommentFilter {
   author?: string;
   owner?: string;
   clubs?: string[];
+  /** Only names on this user's watchlists. */
+  watchedBy?: number;
   /** The reader: comments by users they blocked are left out. */
   viewerId?: number;
   /** Only comments older than this id (the cursor). */
@@ -135,35 +137,55 @@ export class CommentService {
     return parts.length > 0 ? sql.join(parts, sql` AND `) : sql`TRUE`;
   }
 
-  /** Whether the clubs are small enough to read name by name (see `ids`). */
-  private async smallClubs(clubs: string[]): Promise<boolean> {
-    const r = await sql<{ n: number }>`SELECT coalesce(sum(member_count), 0)::int AS n FROM clubs WHERE name = ANY(${sql.val(clubs)}::text[])`.execute(this.deps.db);
-    return (r.rows[0]?.n ?? 0) <= SMALL_CLUB_NAMES;
+  /** The set of names the filter keeps (clubs, watchlists), as a query of `id`; undefined for every name. */
+  private nameSet(f: CommentFilter): RawBuilder<{ id: number }> | undefined {
+    const clubs = f.clubs === undefined ? undefined : sql`${sql.val(f.clubs)}::text[]`;
+    if (f.watchedBy !== undefined && clubs !== undefined) {
+      return sql`SELECT w.ens_name_id AS id FROM watchlist_items w JOIN ens_names n ON n.id = w.ens_name_id WHERE w.user_id = ${f.watchedBy} AND n.clubs && ${clubs}`;
+    }
+    if (f.watchedBy !== undefined) return sql`SELECT ens_name_id AS id FROM watchlist_items WHERE user_id = ${f.watchedBy}`;
+    if (clubs !== undefined) return sql`SELECT id FROM ens_names WHERE clubs && ${clubs}`;
+    return undefined;
+  }
+
+  /** Whether the name set is small enough to read name by name (see `ids`). */
+  private async small(f: CommentFilter): Promise<boolean> {
+    const r = f.watchedBy !== undefined
+      ? await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 FROM watchlist_items WHERE user_id = ${f.watchedBy} LIMIT ${SMALL_NAME_SET + 1}) w`.execute(this.deps.db)
+      : await sql<{ n: number }>`SELECT coalesce(sum(member_count), 0)::int AS n FROM clubs WHERE name = ANY(${sql.val(f.clubs ?? [])}::text[])`.execute(this.deps.db);
+    return (r.rows[0]?.n ?? 0) <= SMALL_NAME_SET;
+  }
+
+  /** Large name sets: a club is joined (its names are dense among comments), watched names a semi-join. */
+  private inLargeSet(f: CommentFilter, names: RawBuilder<{ id: number }>): { join: RawBuilder<unknown>; where: RawBuilder<unknown> } {
+    if (f.watchedBy === undefined && f.clubs !== undefined) {
+      return { join: sql`JOIN ens_names n ON n.id = c.ens_name_id`, where: sql`n.clubs && ${sql.val(f.clubs)}::text[]` };
+    }
+    return { join: sql``, where: sql`c.ens_name_id IN (${names})` };
   }
 
   /**
-   * Ids of one page, newest first. Without clubs: one index range (a name's, an author's, or the
-   * primary key). With clubs: a small club is read name by name (each name's newest comments
-   * from comments_name_idx, then merged); a large one by walking the newest comments, where
-   * its names are dense. Either way the rows read stay bounded (measured at 2,000,000 comments:
-   * a 1,000-name club 30 ms by names against 8.6 s by walking; a 10,000-name club 45 ms walking).
+   * Ids of one page, newest first. Without clubs or watchlists: one index range (a name's, an
+   * author's, or the primary key). With them: a small set of names (at most 5,000) is read name by
+   * name (each name's newest comments from comments_name_idx, then merged), a large one by walking
+   * the newest comments. Either way the rows read stay bounded (measured at 2,000,000 comments: a
+   * 1,000-name club 30 ms by names against 8.6 s by walking; a 10,000-name club 45 ms walking).
    */
   private async ids(f: CommentFilter, limit: number, offset = 0): Promise<number[]> {
     const where = this.conditions(f);
+    const names = this.nameSet(f);
     let q: RawBuilder<{ id: number }>;
-    if (f.clubs === undefined) {
+    if (names === undefined) {
       q = sql`SELECT c.id FROM comments c WHERE ${where} ORDER BY c.id DESC LIMIT ${limit} OFFSET ${offset}`;
-    } else if (await this.smallClubs(f.clubs)) {
+    } else if (await this.small(f)) {
       q = sql`
-        SELECT x.id FROM ens_names n CROSS JOIN LATERAL (
+        SELECT x.id FROM (SELECT DISTINCT id FROM (${names}) s) n CROSS JOIN LATERAL (
           SELECT c.id FROM comments c WHERE c.ens_name_id = n.id AND ${where} ORDER BY c.id DESC LIMIT ${limit + offset}
         ) x
-        WHERE n.clubs && ${sql.val(f.clubs)}::text[]
         ORDER BY x.id DESC LIMIT ${limit} OFFSET ${offset}`;
     } else {
-      q = sql`
-        SELECT c.id FROM comments c JOIN ens_names n ON n.id = c.ens_name_id
-        WHERE n.clubs && ${sql.val(f.clubs)}::text[] AND ${where} ORDER BY c.id DESC LIMIT ${limit} OFFSET ${offset}`;
+      const large = this.inLargeSet(f, names);
+      q = sql`SELECT c.id FROM comments c ${large.join} WHERE ${large.where} AND ${where} ORDER BY c.id DESC LIMIT ${limit} OFFSET ${offset}`;
     }
     return (await q.execute(this.deps.db)).rows.map((r) => Number(r.id));
   }
@@ -171,9 +193,14 @@ export class CommentService {
   /** Matching comments, counted up to FEED_WINDOW + 1 (never the whole table). */
   private async count(f: CommentFilter): Promise<number> {
     const where = this.conditions(f);
-    const source = f.clubs === undefined
-      ? sql`SELECT 1 FROM comments c WHERE ${where}`
-      : sql`SELECT 1 FROM comments c JOIN ens_names n ON n.id = c.ens_name_id WHERE n.clubs && ${sql.val(f.clubs)}::text[] AND ${where}`;
+    const names = this.nameSet(f);
+    let source: RawBuilder<unknown>;
+    if (names === undefined) {
+      source = sql`SELECT 1 FROM comments c WHERE ${where}`;
+    } else {
+      const large = this.inLargeSet(f, names);
+      source = sql`SELECT 1 FROM comments c ${large.join} WHERE ${large.where} AND ${where}`;
+    }
     const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${source} LIMIT ${FEED_WINDOW + 1}) m`.execute(this.deps.db);
     return r.rows[0]?.n ?? 0;
   }
@@ -211,13 +238,13 @@ export class CommentService {
    * The recent comments feed: numbered pages over the newest 10,000 matching comments (style B,
    * the total stops there), or with `cursor` keyset pages at any depth, counted from the cursor.
    */
-  async feed(q: { cursor?: string; page: number; limit: number; clubs?: string[]; author_address?: string; owner?: string }, viewerId?: number): Promise<{ comments: FeedCommentView[]; pagination: PageB; nextCursor: string | null; totalCapped: boolean }> {
+  async feed(q: { cursor?: string; page: number; limit: number; clubs?: string[]; author_address?: string; owner?: string }, viewerId?: number, watchedBy?: number): Promise<{ comments: FeedCommentView[]; pagination: PageB; nextCursor: string | null; totalCapped: boolean }> {
     const page = q.cursor === undefined ? q.page : 1;
     const offset = (page - 1) * q.limit;
     if (offset + q.limit > FEED_WINDOW) {
       throw new AppError('VALIDATION_ERROR', `query.page reaches past the newest ${FEED_WINDOW} comments; use cursor instead`, { field: 'query.page' });
     }
-    const filter: CommentFilter = { author: q.author_address, owner: q.owner, clubs: q.clubs, viewerId, before: q.cursor === undefined ? undefined : Number(q.cursor) };
+    const filter: CommentFilter = { author: q.author_address, owner: q.owner, clubs: q.clubs, watchedBy, viewerId, before: q.cursor === undefined ? undefined : Number(q.cursor) };
     const [rows, count] = await Promise.all([this.rows(filter, q.limit + 1, offset), this.count(filter)]);
     const items = rows.slice(0, q.limit);
     const capped = count > FEED_WINDOW;

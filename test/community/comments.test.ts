@@ -273,6 +273,17 @@ describe('comments on names and the block list', () => {
     const f3 = body(await get(`/api/v1/comments/feed?limit=1&owner=${owner.address}`)).data.comments[0];
     assert.equal(f3.owner_address, owner.address);
 
+    // The watchlist feed: only the names on the caller's lists (here 777.eth, watched twice on two lists).
+    for (const [list, label] of [['One', n1.id], ['Two', n1.id]] as const) {
+      const l = await t.container.db.insertInto('watchlists').values({ user_id: users[3].userId, name: list }).returning('id').executeTakeFirstOrThrow();
+      await t.container.db.insertInto('watchlist_items').values({ list_id: l.id, user_id: users[3].userId, ens_name_id: label }).execute();
+    }
+    res = await get('/api/v1/comments/feed/watchlist?limit=100', users[3]);
+    assert.equal(res.statusCode, 200, show(res));
+    assert.deepEqual(body(res).data.comments.map((x: { body: string }) => x.body), ['f3', 'f1']);
+    assert.equal(body(res).data.pagination.total, 2);
+    assert.equal((await get('/api/v1/comments/feed/watchlist')).statusCode, 401);
+
     res = await get('/api/v1/comments/feed?page=101&limit=100');
     assert.equal(res.statusCode, 400, show(res));
     assert.equal(body(res).error.details.field, 'query.page');

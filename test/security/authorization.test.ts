@@ -142,6 +142,7 @@ const TABLE: Record<string, Row> = {
     ok: 200,
     other: { status: 403, code: 'FORBIDDEN' },
   },
+  'GET /api/v1/comments/feed/watchlist': { request: async () => ({ method: 'GET', url: '/api/v1/comments/feed/watchlist' }), ok: 200, other: mine },
   'GET /api/v1/comments/quota': { request: async () => ({ method: 'GET', url: '/api/v1/comments/quota' }), ok: 200, other: mine },
   'POST /api/v1/comments': { request: async () => ({ method: 'POST', url: '/api/v1/comments', payload: { name: (await createName(t.container.db, fresh())).name, body: 'matrix' } }), ok: 200, other: mine },
   'PATCH /api/v1/comments/:id': {

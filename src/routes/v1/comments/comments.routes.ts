@@ -61,6 +61,22 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return ok(page, { totalCapped });
   });
 
+  app.get('/comments/feed/watchlist', {
+    config: { auth: 'required' },
+    schema: {
+      tags: ['comments'],
+      summary: 'Recent comments on the names you watch',
+      description: 'The feed (same filters, paging and shape) kept to the names on your watchlists. Comments by users you blocked are left out. No cache.',
+      querystring: FeedQuery,
+      response: { 200: Envelope(FeedPage, FeedMeta), ...errors('VALIDATION_ERROR', 'UNAUTHORIZED') },
+    },
+  }, async (request) => {
+    const q = request.query;
+    const user = requireUser(request);
+    const { totalCapped, ...page } = await comments.feed({ ...q, clubs: clubList(q.club, q['clubs[]'], q.clubs) }, user.id, user.id);
+    return ok(page, { totalCapped });
+  });
+
   app.get('/comments/quota', {
     config: { auth: 'required' },
     schema: {
