@@ -111,3 +111,9 @@ const ERROR_EXAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   RATE_LIMITED: 'Too many requests, slow down',
   INTERNAL_ERROR: 'Internal server error',
 };
+
+/** An order's currency as a client shows it, beside its `currency_address` (spread into every order schema). */
+export const CurrencyFields = {
+  currency_symbol: Type.Union([Type.String({ description: 'symbol of the currency (ETH, WETH, USDC); null for a currency the service does not know', examples: ['ETH'] }), Type.Null()]),
+  currency_decimals: Type.Union([Type.Integer({ description: 'decimals of the currency: the amount is in units of 10^-decimals (18 for ETH and WETH, 6 for USDC)', examples: [18] }), Type.Null()]),
+};

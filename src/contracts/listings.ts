@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Address, described, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
+import { Address, CurrencyFields, described, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
 import { OrderData, OrderHash, SignedOrder, Source } from './order.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -11,7 +11,9 @@ export const Listing = Type.Object({
   ens_name_id: Type.Integer({ description: 'identifier of the name', examples: [1751] }),
   seller_address: Address,
   price_wei: Wei,
+  value_wei: Nullable({ ...Wei, description: 'the price valued in wei of ETH (USDC at the latest ETH/USD price): what sort=price and minPrice/maxPrice compare; null while unknown' }),
   currency_address: Address,
+  ...CurrencyFields,
   order_hash: OrderHash,
   order_data: OrderData,
   status: Type.String({ description: 'active, sold, cancelled, expired or unfunded', examples: ['active'] }),
@@ -38,9 +40,9 @@ export const ListingsQuery = Type.Object({
   limit: Limit,
   status: Type.Union(Statuses, { default: 'active', description: 'active (default), sold, cancelled, expired or unfunded' }),
   seller: Type.Optional({ ...Address, description: 'seller address' }),
-  minPrice: Type.Optional({ ...Wei, description: 'lowest price, wei (compared as a number)' }),
-  maxPrice: Type.Optional({ ...Wei, description: 'highest price, wei (compared as a number)' }),
-  sort: Type.Union([Type.Literal('price'), Type.Literal('created'), Type.Literal('expiry'), Type.Literal('name')], { default: 'created', description: 'price, created (default), expiry (the listing end time) or name' }),
+  minPrice: Type.Optional({ ...Wei, description: 'lowest price valued in wei of ETH (value_wei: USDC at the latest ETH/USD price)' }),
+  maxPrice: Type.Optional({ ...Wei, description: 'highest price valued in wei of ETH (value_wei)' }),
+  sort: Type.Union([Type.Literal('price'), Type.Literal('created'), Type.Literal('expiry'), Type.Literal('name')], { default: 'created', description: 'price (the value in ETH, value_wei, across currencies), created (default), expiry (the listing end time) or name' }),
   order: SortOrder,
 });
 export type ListingsQuery = Static<typeof ListingsQuery>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Address, EnsNameParam, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
+import { Address, CurrencyFields, EnsNameParam, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
 import { ORDER_EXAMPLE } from './order.js';
 import { NameOffer } from './search.js';
 import { SearchResult } from './search-result.js';
@@ -18,6 +18,7 @@ export const NameListing = Type.Object({
   price: Wei,
   price_wei: Wei,
   currency_address: Address,
+  ...CurrencyFields,
   status: Type.String(),
   seller_address: Address,
   order_hash: Type.String(),
@@ -82,6 +83,7 @@ export const NameListItem = Type.Object({
     id: Type.Integer(),
     price_wei: Wei,
     currency_address: Address,
+    ...CurrencyFields,
     status: Type.String(),
     source: Type.String(),
     expires_at: NullableTimestamp,

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Address, described, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
+import { Address, CurrencyFields, described, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
 import { OfferOrderData, OrderHash, SignedOrder, Source } from './order.js';
 
 export const OfferStatus = Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('rejected'), Type.Literal('expired'), Type.Literal('unfunded')]);
@@ -10,6 +10,7 @@ export const Offer = Type.Object({
   buyer_address: Address,
   offer_amount_wei: Wei,
   currency_address: Address,
+  ...CurrencyFields,
   order_hash: OrderHash,
   order_data: OfferOrderData,
   status: Type.String({ description: 'pending, accepted, rejected, expired or unfunded', examples: ['pending'] }),

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Address, described, Envelope, NullableTimestamp, Timestamp, Wei } from './common.js';
+import { Address, CurrencyFields, described, Envelope, NullableTimestamp, Timestamp, Wei } from './common.js';
 
 const NullableString = (description: string, example?: string) => Type.Union([Type.String(), Type.Null()], { description, ...(example ? { examples: [example] } : {}) });
 
@@ -13,6 +13,7 @@ const ProfileListing = Type.Object({
   id: Type.Integer({ description: 'listing id' }),
   price_wei: Wei,
   currency_address: Address,
+  ...CurrencyFields,
   source: Type.String({ description: 'where the listing was made', examples: ['grails'] }),
   created_at: Timestamp,
 }, { description: "the owner's active listing of the name" });

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Address, NullableTimestamp, Timestamp, Wei } from './common.js';
+import { Address, CurrencyFields, NullableTimestamp, Timestamp, Wei } from './common.js';
 import { ORDER_EXAMPLE } from './order.js';
 
 const NullableWei = Type.Union([Wei, Type.Null()]);
@@ -10,6 +10,7 @@ export const ResultListing = Type.Object({
   id: Type.Integer(),
   price: Wei,
   currency_address: Address,
+  ...CurrencyFields,
   seller_address: Address,
   order_hash: Type.String(),
   order_data: Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order {parameters, signature}, what a buyer fulfils', examples: [ORDER_EXAMPLE] }),

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { Address, ApiVersion, NullableTimestamp, PaginationB, Timestamp, Wei } from './common.js';
+import { Address, ApiVersion, CurrencyFields, NullableTimestamp, PaginationB, Timestamp, Wei } from './common.js';
 import { OFFER_EXAMPLE } from './order.js';
 import { SearchResult } from './search-result.js';
 
@@ -127,6 +127,7 @@ export const NameOffer = Type.Object({
   buyer_address: Address,
   offer_amount_wei: Wei,
   currency_address: Address,
+  ...CurrencyFields,
   order_hash: Type.String(),
   order_data: Type.Record(Type.String(), Type.Unknown(), { description: 'the signed Seaport order', examples: [OFFER_EXAMPLE] }),
   status: Type.String(),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Address, EnsNameParam, Limit, Page, PaginationB, Wei } from './common.js';
+import { Address, CurrencyFields, EnsNameParam, Limit, Page, PaginationB, Wei } from './common.js';
 
 const UserVote = Type.Union([Type.Literal(1), Type.Literal(-1), Type.Null()], { description: "the caller's vote; null without a valid token or without a vote" });
 
@@ -28,6 +28,7 @@ export const ActiveListing = Type.Object({
   id: Type.Integer(),
   price_wei: Wei,
   currency_address: Address,
+  ...CurrencyFields,
   status: Type.String(),
   source: Type.String(),
 });

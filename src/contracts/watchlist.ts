@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Address, Id, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
+import { Address, CurrencyFields, Id, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
 import { SearchQuery } from './search.js';
 import { SearchResult } from './search-result.js';
 
@@ -82,6 +82,7 @@ const ActiveListing = Type.Object({
   id: Type.Integer(),
   price_wei: Wei,
   currency_address: Address,
+  ...CurrencyFields,
   source: Type.String({ examples: ['grails'] }),
   created_at: Timestamp,
 });

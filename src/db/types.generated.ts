@@ -268,6 +268,7 @@ export interface Listings {
   unfunded_at: Timestamp | null;
   unfunded_reason: string | null;
   updated_at: Generated<Timestamp>;
+  value_wei: Wei | null;
 }
 
 export interface MarketRollupDirty {

@@ -3,6 +3,7 @@ import { DAY, iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
 import type { ActivityRow } from './activity.repository.js';
 import type { ListingRecord, NameRecord } from './names.repository.js';
+import { currencyFields } from '../lib/currencies.js';
 
 export type NameStatusValue = 'registered' | 'grace' | 'premium' | 'available';
 
@@ -27,6 +28,7 @@ export function toNameListing(l: ListingRecord) {
     price: weiString(l.price_wei),
     price_wei: weiString(l.price_wei),
     currency_address: l.currency_address,
+    ...currencyFields(l.currency_address),
     status: l.status,
     seller_address: l.seller_address,
     order_hash: l.order_hash,
@@ -82,7 +84,7 @@ export function toNameListItem(n: NameRecord, listings: ListingRecord[], lastTra
     highest_offer_id: n.highest_offer_id,
     last_offer_update: null,
     listings: listings.map((l) => ({
-      id: l.id, price_wei: weiString(l.price_wei), currency_address: l.currency_address, status: l.status, source: l.source,
+      id: l.id, price_wei: weiString(l.price_wei), currency_address: l.currency_address, ...currencyFields(l.currency_address), status: l.status, source: l.source,
       expires_at: iso(l.expires_at), created_at: iso(l.created_at),
     })),
     ...nameExtras(n, lastTransfer, p),

@@ -11,6 +11,7 @@ import { brokerListingsOfNames, brokerNameIds, brokerStats, countBrokerNames } f
 import { ListingService } from './listings.service.js';
 import { renamed, tokenClaim } from './orders.service.js';
 import { checkClaims } from './validation.js';
+import { currencyFields } from '../lib/currencies.js';
 
 /**
  * The reference's /brokered-listings: a brokered listing is a listing (ListingService.check and
@@ -62,6 +63,7 @@ export class BrokeredListingService {
         id: l.id,
         price: weiString(l.price_wei),
         currency_address: l.currency_address,
+        ...currencyFields(l.currency_address),
         seller_address: l.seller_address,
         order_hash: l.order_hash,
         order_data: l.order_data,

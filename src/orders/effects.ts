@@ -1,8 +1,7 @@
 import { formatUnits } from 'viem';
-import { MAINNET } from '../config.js';
 import { transactionOf, type Executor } from '../db/client.js';
 import type { OfferStatus } from '../db/schema.js';
-import { ZERO_ADDRESS } from '../lib/address.js';
+import { knownCurrency } from '../lib/currencies.js';
 import { recordActivity } from '../history/index.js';
 import { bumpTrends } from '../trends/index.js';
 import { activityOfMoves } from './activity.js';
@@ -200,14 +199,8 @@ const OFFER_NOTICES: Partial<Record<OfferStatus, OfferNoticeRule>> = {
   },
 };
 
-const KNOWN_CURRENCIES: Record<string, { symbol: string; decimals: number }> = {
-  [ZERO_ADDRESS]: { symbol: 'ETH', decimals: 18 },
-  [MAINNET.weth]: { symbol: 'WETH', decimals: 18 },
-  [MAINNET.usdc]: { symbol: 'USDC', decimals: 6 },
-};
-
 /** An amount for people to read in a notification: `1.5 WETH`, or wei and the token address. */
 export function amountText(wei: string | bigint, currency: string): string {
-  const known = KNOWN_CURRENCIES[currency.toLowerCase()];
+  const known = knownCurrency(currency);
   return known ? `${formatUnits(BigInt(wei), known.decimals)} ${known.symbol}` : `${BigInt(wei).toString()} wei of ${currency.toLowerCase()}`;
 }

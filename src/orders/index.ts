@@ -17,5 +17,5 @@ export { LISTING_AUTOMATIC_MOVES, LISTING_MOVES, OFFER_AUTOMATIC_MOVES, OFFER_MO
 export { markListingSold, markListingUnfunded, markOfferAccepted, markOfferUnfunded, onOwnershipChanged, restoreListing, restoreOffer, UnfundedReason } from './state.js';
 export { cancelOrdersByCounter, cancelOrdersByHash, expireDueOrders } from './endings.js';
 /** Set-based rebuild of every name's summaries, for the seed and bulk loaders that write orders directly. */
-export { recalculateHighestOffer, refreshAllMarketSummaries, refreshListingSummary } from './summaries.js';
+export { recalculateHighestOffer, refreshAllMarketSummaries, refreshListingSummary, revalueListings } from './summaries.js';
 export { BrokeredListingService } from './brokered.service.js';

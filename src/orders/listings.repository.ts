@@ -9,6 +9,8 @@ export interface ListingRow {
   ens_name_id: number;
   seller_address: string;
   price_wei: string;
+  /** The price in wei of ETH (0020); null while the currency's value is unknown. */
+  value_wei: string | null;
   currency_address: string;
   order_hash: string;
   order_data: Record<string, unknown>;
@@ -70,8 +72,8 @@ function filtered(db: Executor, f: ListingFilters, part: RawBuilder<SqlBool>) {
     .where(part)
     .where(sql<SqlBool>`(l.name_expiry_date IS NULL OR l.name_expiry_date > now() - make_interval(days => ${f.graceDays}))`)
     .$if(f.seller !== undefined, (qb) => qb.where('l.seller_address', '=', f.seller!))
-    .$if(f.minPrice !== undefined, (qb) => qb.where('l.price_wei', '>=', f.minPrice!))
-    .$if(f.maxPrice !== undefined, (qb) => qb.where('l.price_wei', '<=', f.maxPrice!));
+    .$if(f.minPrice !== undefined, (qb) => qb.where('l.value_wei', '>=', f.minPrice!))
+    .$if(f.maxPrice !== undefined, (qb) => qb.where('l.value_wei', '<=', f.maxPrice!));
 }
 
 function withName(db: Executor) {
@@ -79,7 +81,7 @@ function withName(db: Executor) {
 }
 
 const COLUMNS = [
-  'l.id', 'l.ens_name_id', 'l.seller_address', 'l.price_wei', 'l.currency_address', 'l.order_hash', 'l.order_data',
+  'l.id', 'l.ens_name_id', 'l.seller_address', 'l.price_wei', 'l.value_wei', 'l.currency_address', 'l.order_hash', 'l.order_data',
   'l.source', 'l.created_at', 'l.updated_at', 'l.expires_at', 'l.last_validated_at', 'l.unfunded_at', 'l.unfunded_reason',
   'l.broker_address', 'l.broker_fee_bps', 'n.name as ens_name', 'n.token_id', 'n.owner_address as current_owner',
   'n.expiry_date as name_expiry_date', 'n.registration_date', 'n.last_sale_date',
@@ -91,7 +93,8 @@ const COLUMNS = [
  * them, so every part stays an ordered index scan.
  */
 export async function listListings(db: Executor, f: ListingFilters, sort: ListingSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<ListingRow[]> {
-  const column = { price: 'l.price_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
+  // price: the value in wei of ETH (0020), so listings in different currencies compare.
+  const column = { price: 'l.value_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
   const parts = statusParts(f.status).map((part) =>
     filtered(db, f, part).select(['l.id', sql.ref(column[sort]).as('k')]).orderBy(column[sort], order).orderBy('l.id', order));
   const ids = await pageIdsOfParts(db, parts, order, limit, offset);

@@ -19,6 +19,7 @@ import {
   checkClaims, checkTokenKind, findNameByToken, listingTerms, parseSignedOrder, verifyOrderSignature,
   type ListingTerms, type NameForOrder, type ParsedOrder, type SignedOrderInput,
 } from './validation.js';
+import { currencyFields } from '../lib/currencies.js';
 
 /** A listing that passed every check of `ListingService.check`, ready to store. */
 export interface CheckedListing {
@@ -45,7 +46,9 @@ export function toListing(row: ListingRow): Listing {
     ens_name_id: row.ens_name_id,
     seller_address: row.seller_address,
     price_wei: BigInt(row.price_wei).toString(),
+    value_wei: row.value_wei === null ? null : BigInt(row.value_wei).toString(),
     currency_address: row.currency_address,
+    ...currencyFields(row.currency_address),
     order_hash: row.order_hash,
     order_data: row.order_data,
     status: row.status,

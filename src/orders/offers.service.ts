@@ -35,6 +35,7 @@ export interface OfferFacts {
   orderHash: string;
 }
 import type { AuthUser } from '../services/tokens.js';
+import { currencyFields } from '../lib/currencies.js';
 
 export function toOffer(row: OfferRow): Offer {
   return {
@@ -43,6 +44,7 @@ export function toOffer(row: OfferRow): Offer {
     buyer_address: row.buyer_address,
     offer_amount_wei: BigInt(row.offer_amount_wei).toString(),
     currency_address: row.currency_address,
+    ...currencyFields(row.currency_address),
     order_hash: row.order_hash,
     order_data: row.order_data,
     status: row.status,

@@ -75,6 +75,7 @@ export async function refreshListingSummary(trx: Executor, ensNameId: number): P
  * refreshListingSummary.
  */
 export async function refreshAllMarketSummaries(db: Executor): Promise<void> {
+  await revalueListings(db);
   await sql`
     WITH best AS (
       SELECT DISTINCT ON (ens_name_id) ens_name_id, id, offer_amount_wei, currency_address
@@ -108,4 +109,18 @@ export async function refreshAllMarketSummaries(db: Executor): Promise<void> {
     WHERE n.listing_created_at IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now()))
   `.execute(db);
+}
+
+/**
+ * After a new ETH/USD price: the live listings priced in a USD-pegged currency get their value in
+ * ETH (`listings.value_wei`, 0020) again, so GET /listings' price sort and range follow the price.
+ * Bounded by the live USD listings (one indexed pass); the other currencies' values never move.
+ */
+export async function revalueListings(db: Executor): Promise<number> {
+  const result = await sql`
+    UPDATE listings SET value_wei = trunc(eth_value_wei(price_wei, currency_address))
+    WHERE status IN ('active', 'unfunded')
+      AND currency_address IN (SELECT address FROM currencies WHERE peg = 'usd')
+      AND value_wei IS DISTINCT FROM trunc(eth_value_wei(price_wei, currency_address))`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }

@@ -3,6 +3,7 @@ import type { Executor } from '../db/client.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
+import { currencyFields } from '../lib/currencies.js';
 
 /**
  * Loads standard search results for name ids, in the order given. Indexed queries whatever the
@@ -47,6 +48,7 @@ export async function loadSearchResults(db: Executor, ids: readonly number[], vi
       id: l.id,
       price: weiString(l.price_wei),
       currency_address: l.currency_address,
+      ...currencyFields(l.currency_address),
       seller_address: l.seller_address,
       order_hash: l.order_hash,
       order_data: l.order_data as Record<string, unknown>,

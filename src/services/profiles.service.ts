@@ -10,6 +10,7 @@ import { weiString } from '../lib/wei.js';
 import { readBalances, readPrimaryName } from '../providers/rpc/ens-reads.js';
 import type { Profile } from '../contracts/profiles.js';
 import { LegendsService } from './legends.service.js';
+import { currencyFields } from '../lib/currencies.js';
 
 /** A primary name read from the chain is used for this long before it is read again. */
 export const PRIMARY_NAME_TTL_MS = HOUR;
@@ -122,7 +123,7 @@ export class ProfileService {
           registration_date: iso(n.registration_date),
           created_at: iso(n.created_at),
           is_listed: l !== undefined,
-          active_listing: l ? { id: l.id, price_wei: weiString(l.price_wei), currency_address: l.currency_address, source: l.source, created_at: iso(l.created_at) } : null,
+          active_listing: l ? { id: l.id, price_wei: weiString(l.price_wei), currency_address: l.currency_address, ...currencyFields(l.currency_address), source: l.source, created_at: iso(l.created_at) } : null,
         };
       }),
       clubs: clubs.map((c) => ({ club: c.club, count: c.name_count })),

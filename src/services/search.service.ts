@@ -9,6 +9,7 @@ import type { SearchResult } from '../contracts/search-result.js';
 import { checkSortNeeds, normalizeQuery, readFilters } from '../search/filters.js';
 import { defaultOrderOf, findNameId, RESULT_WINDOW, searchIds, type Sort, type SortKey, type SortOrder } from '../search/query.js';
 import { loadSearchResults } from '../search/results.js';
+import { currencyFields } from '../lib/currencies.js';
 
 const OWN_KEYS = ['q', 'page', 'limit', 'sortBy', 'sortOrder'];
 /** Pending offers shown on a name page, highest first. */
@@ -37,6 +38,8 @@ export interface NameOffer {
   buyer_address: string;
   offer_amount_wei: string;
   currency_address: string;
+  currency_symbol: string | null;
+  currency_decimals: number | null;
   order_hash: string;
   order_data: Record<string, unknown>;
   status: string;
@@ -125,6 +128,7 @@ export class SearchService {
         buyer_address: o.buyer_address,
         offer_amount_wei: weiString(o.offer_amount_wei),
         currency_address: o.currency_address,
+        ...currencyFields(o.currency_address),
         order_hash: o.order_hash,
         order_data: o.order_data,
         status: o.status,

@@ -8,6 +8,7 @@ import { InvalidNameError, parseEthName } from '../lib/ens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { weiString } from '../lib/wei.js';
 import { bumpTrends } from '../trends/index.js';
+import { currencyFields } from '../lib/currencies.js';
 
 export type VoteValue = 1 | -1 | 0;
 export type VoteSort = 'upvotes' | 'downvotes' | 'netScore';
@@ -24,6 +25,8 @@ export interface ActiveListingSummary {
   id: number;
   price_wei: string;
   currency_address: string;
+  currency_symbol: string | null;
+  currency_decimals: number | null;
   status: string;
   source: string;
 }
@@ -186,6 +189,7 @@ export class VoteService {
       id: l.id,
       price_wei: weiString(l.price_wei),
       currency_address: l.currency_address,
+      ...currencyFields(l.currency_address),
       status: l.status,
       source: l.source,
     }]));

@@ -4,7 +4,7 @@ import { SubgraphClient } from '../providers/subgraph-sync/client.js';
 import { EnsSubgraph } from '../providers/subgraph-sync/ens-subgraph.js';
 import { syncEvents, type EventSyncResult } from './events.sync.js';
 import { syncNames, type NameSyncResult } from './names.sync.js';
-import { marketplaceOrderEffects } from '../orders/index.js';
+import { marketplaceOrderEffects, revalueListings } from '../orders/index.js';
 import { readChainlinkPrice, upsertPrices, type DailyPrice } from './prices.js';
 import type { SyncProgress } from './progress.js';
 import { withSyncLock } from './state.js';
@@ -52,6 +52,7 @@ export async function runPriceSync(deps: SyncDeps): Promise<DailyPrice | Skipped
   if (!deps.rpc) return { skipped: 'unconfigured' };
   const price = await readChainlinkPrice(deps.rpc, deps.config.chainlinkEthUsdAddress);
   await upsertPrices(deps.db, [price]);
+  await revalueListings(deps.db);
   return { day: price.day, priceUsd: price.priceUsd };
 }
 

@@ -10,6 +10,7 @@ import type { Executor } from '../db/client.js';
 import {
   defaultListId, deleteItems, insertItems, ITEM_COLUMNS, lockUser, prefColumns, type ItemPrefs, type ItemRow, type Trx,
 } from './store.js';
+import { currencyFields } from '../lib/currencies.js';
 
 /** An entry's preferences as the reference names them. */
 export function prefsOf(r: ItemRow) {
@@ -277,7 +278,7 @@ export class WatchlistService {
 
 /** The newest active, unexpired listing of each name. */
 async function activeListings(db: Executor, nameIds: number[]) {
-  if (nameIds.length === 0) return new Map<number, { id: number; price_wei: string; currency_address: string; source: string; created_at: string }>();
+  if (nameIds.length === 0) return new Map<number, { id: number; price_wei: string; currency_address: string; currency_symbol: string | null; currency_decimals: number | null; source: string; created_at: string }>();
   const rows = await db.selectFrom('listings')
     .select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'source', 'created_at'])
     .distinctOn('ens_name_id')
@@ -285,5 +286,5 @@ async function activeListings(db: Executor, nameIds: number[]) {
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
     .orderBy('ens_name_id').orderBy('created_at', 'desc').orderBy('id', 'desc')
     .execute();
-  return new Map(rows.map((l) => [l.ens_name_id, { id: l.id, price_wei: weiString(l.price_wei)!, currency_address: l.currency_address, source: l.source, created_at: iso(l.created_at)! }]));
+  return new Map(rows.map((l) => [l.ens_name_id, { id: l.id, price_wei: weiString(l.price_wei)!, currency_address: l.currency_address, ...currencyFields(l.currency_address), source: l.source, created_at: iso(l.created_at)! }]));
 }

@@ -187,7 +187,7 @@ describe('votes', () => {
       await createActiveListing(t.container.db, ids['lb-echo.eth'], seller, { expiresAt: null, priceWei: '7' }); // no expiry
       const d = body(await leaderboard()).data;
       const by = Object.fromEntries(d.leaderboard.map((e: any) => [e.name, e]));
-      assert.deepEqual(by['lb-alpha.eth'].activeListing, { id: listing.id, price_wei: '1500000000000000000', currency_address: '0x0000000000000000000000000000000000000000', status: 'active', source: 'grails' });
+      assert.deepEqual(by['lb-alpha.eth'].activeListing, { id: listing.id, price_wei: '1500000000000000000', currency_address: '0x0000000000000000000000000000000000000000', currency_symbol: 'ETH', currency_decimals: 18, status: 'active', source: 'grails' });
       assert.equal('activeListing' in by['lb-bravo.eth'], false);
       assert.equal('activeListing' in by['lb-charlie.eth'], false);
       assert.equal('activeListing' in by['lb-delta.eth'], false);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { MAINNET, type Config } from '../../config.js';
-import { ZERO_ADDRESS } from '../../lib/address.js';
+import type { Config } from '../../config.js';
+import { ETH_CURRENCY, USDC_CURRENCY, WETH_CURRENCY } from '../../lib/currencies.js';
 import type { Executor } from '../client.js';
 
 export interface CurrenciesTable {
@@ -12,11 +12,7 @@ export interface CurrenciesTable {
 
 /** The currencies whose value the service knows: ETH, the configured WETH, and USDC (pegged to USD). */
 export function knownCurrencies(config: Pick<Config, 'wethAddress'>): CurrenciesTable[] {
-  return [
-    { address: ZERO_ADDRESS, symbol: 'ETH', decimals: 18, peg: 'eth' },
-    { address: config.wethAddress, symbol: 'WETH', decimals: 18, peg: 'eth' },
-    { address: MAINNET.usdc, symbol: 'USDC', decimals: 6, peg: 'usd' },
-  ];
+  return [ETH_CURRENCY, { ...WETH_CURRENCY, address: config.wethAddress }, USDC_CURRENCY];
 }
 
 /** Writes the known currencies (start-up), so `eth_value_wei()` in SQL ranks amounts by value. */

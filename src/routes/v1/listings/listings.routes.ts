@@ -12,7 +12,10 @@ export const ORDER_RATE = { max: 120, timeWindow: '1 minute' };
 const LIST_DESCRIPTION = [
   'Names past their grace period (`GRACE_PERIOD_DAYS`, 90) are left out, whatever the status.',
   'A listing past its end time is shown as `expired` (never as active), even before the minute-by-minute sweep writes it.',
-  '`minPrice`/`maxPrice` compare wei as numbers. `sort=expiry` orders by the listing\'s end time; listings without one count as',
+  '`sort=price`, `minPrice` and `maxPrice` use `value_wei`, the price valued in wei of ETH (WETH 1:1, USDC at the latest ETH/USD',
+  'price, kept by the price sync), so listings in different currencies compare; a listing whose value is not known yet',
+  '(USDC before any ETH/USD price) sorts as the dearest and matches no price range. Each listing carries `currency_symbol` and',
+  '`currency_decimals`. `sort=expiry` orders by the listing\'s end time; listings without one count as',
   'the latest. Ties break on id in the same direction. `data.pagination` is Style B; totals above 10,000 may be up to 30 s old.',
 ].join(' ');
 
