@@ -36,7 +36,68 @@ const blockable = async () => {
   return addressOf(7);
 };
 
+/** A watchlist of `owner`'s own, and an entry of theirs on a fresh name. */
+const ownList = async (owner: SignedIn) =>
+  body(await t.app.inject({ method: 'POST', url: '/api/v1/watchlist/lists', headers: owner.headers, payload: { name: `list ${++seq}` } })).data.id as number;
+const ownEntry = async (owner: SignedIn) => {
+  const name = await createName(t.container.db, fresh());
+  return body(await t.app.inject({ method: 'POST', url: '/api/v1/watchlist', headers: owner.headers, payload: { ensName: name.name } })).data.id as number;
+};
+/** The original's body for listing a fresh name of account 1 through a broker at 2.5%, its order paying the fee. */
+const brokeredListing = async () => {
+  const n = await createName(t.container.db, fresh(), { owner: addressOf(1) });
+  const signed = await signedListing(1, n.name, ONE_ETH, { fee: { recipient: addressOf(5), bps: 250 } });
+  return {
+    token_id: n.token_id, price_wei: ONE_ETH.toString(), order_data: JSON.stringify(signed.orderData), order_hash: signed.hash,
+    seller_address: addressOf(1), broker_address: addressOf(5), broker_fee_bps: 250,
+  };
+};
+const history = (kind: string): Row => ({ request: async () => ({ method: 'GET', url: `/api/v1/user/history/${kind}` }), ok: 200, other: mine });
+
 const TABLE: Record<string, Row> = {
+  'POST /api/v1/brokered-listings': {
+    request: async () => ({ method: 'POST', url: '/api/v1/brokered-listings', payload: await brokeredListing() }),
+    ok: 201,
+    other: { status: 403, code: 'FORBIDDEN' }, // the seller_address is the signed-in seller's
+  },
+  'GET /api/v1/watchlist/lists': { request: async () => ({ method: 'GET', url: '/api/v1/watchlist/lists' }), ok: 200, other: mine },
+  'POST /api/v1/watchlist/lists': { request: async () => ({ method: 'POST', url: '/api/v1/watchlist/lists', payload: { name: `list ${++seq}` } }), ok: 201, other: { status: 201 } },
+  'PATCH /api/v1/watchlist/lists/:listId': {
+    request: async (owner) => ({ method: 'PATCH', url: `/api/v1/watchlist/lists/${await ownList(owner)}`, payload: { name: `renamed ${++seq}` } }),
+    ok: 200,
+    other: { status: 403, code: 'FORBIDDEN' },
+  },
+  'DELETE /api/v1/watchlist/lists/:listId': {
+    request: async (owner) => ({ method: 'DELETE', url: `/api/v1/watchlist/lists/${await ownList(owner)}` }),
+    ok: 200,
+    other: { status: 403, code: 'FORBIDDEN' },
+  },
+  'GET /api/v1/watchlist': { request: async () => ({ method: 'GET', url: '/api/v1/watchlist' }), ok: 200, other: mine },
+  'POST /api/v1/watchlist': { request: async () => ({ method: 'POST', url: '/api/v1/watchlist', payload: { ensName: (await createName(t.container.db, fresh())).name } }), ok: 200, other: mine },
+  'POST /api/v1/watchlist/bulk': { request: async () => ({ method: 'POST', url: '/api/v1/watchlist/bulk', payload: { ensNames: [(await createName(t.container.db, fresh())).name] } }), ok: 200, other: mine },
+  'DELETE /api/v1/watchlist/bulk': {
+    request: async (owner) => ({ method: 'DELETE', url: '/api/v1/watchlist/bulk', payload: { ids: [await ownEntry(owner)] } }),
+    ok: 200,
+    other: { status: 200 }, // another's entry is answered not_found and left alone (test/people/watchlists.test.ts)
+  },
+  'GET /api/v1/watchlist/check/:name': { request: async () => ({ method: 'GET', url: `/api/v1/watchlist/check/${(await createName(t.container.db, fresh())).name}` }), ok: 200, other: mine },
+  'GET /api/v1/watchlist/search': { request: async () => ({ method: 'GET', url: '/api/v1/watchlist/search' }), ok: 200, other: mine },
+  'PATCH /api/v1/watchlist/:id': {
+    request: async (owner) => ({ method: 'PATCH', url: `/api/v1/watchlist/${await ownEntry(owner)}`, payload: { notifyOnSale: false } }),
+    ok: 200,
+    other: { status: 403, code: 'FORBIDDEN' },
+  },
+  'DELETE /api/v1/watchlist/:id': {
+    request: async (owner) => ({ method: 'DELETE', url: `/api/v1/watchlist/${await ownEntry(owner)}` }),
+    ok: 200,
+    other: { status: 403, code: 'FORBIDDEN' },
+  },
+  'GET /api/v1/user/history/viewed': history('viewed'),
+  'GET /api/v1/user/history/watched': history('watched'),
+  'GET /api/v1/user/history/voted': history('voted'),
+  'GET /api/v1/user/history/offers': history('offers'),
+  'GET /api/v1/user/history/purchases': history('purchases'),
+  'GET /api/v1/user/history/sales': history('sales'),
   'GET /api/v1/auth/me': { request: async () => ({ method: 'GET', url: '/api/v1/auth/me' }), ok: 200, other: mine },
   'GET /api/v1/users/me': { request: async () => ({ method: 'GET', url: '/api/v1/users/me' }), ok: 200, other: mine },
   'PUT /api/v1/users/me/email': { request: async () => ({ method: 'PUT', url: '/api/v1/users/me/email', payload: { email: 'matrix@example.test' } }), ok: 200, other: mine },
