@@ -8,5 +8,6 @@ export { ActivityService, type ActivityQuery, type ActivityPage } from './activi
 export { SalesService, type SalesPage } from './sales.service.js';
 export { NamesService, type NamesQuery, type Viewer } from './names.service.js';
 export { viewCounterOf } from './views.js';
+export { resolveName, type NameRef } from './name-ref.js';
 export { logNameTransitions, type TransitionResult } from './transitions.js';
 export { nameTransitionsJob } from './jobs.js';

@@ -3,7 +3,7 @@ import type { Executor } from '../db/client.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { COMMENT_MAX_CHARS } from '../contracts/comments.js';
-import { InvalidNameError, parseEthName } from '../lib/ens.js';
+import { resolveName } from '../history/index.js';
 import { pageB, type PageB } from '../lib/pagination.js';
 import { cleanText } from '../lib/text.js';
 import { iso } from '../lib/time.js';
@@ -93,17 +93,8 @@ export function clubList(...sources: (readonly string[] | string | undefined)[])
 }
 
 /** The stored id of a name sent in a request; 400 INVALID_NAME / 404 ENS_NAME_NOT_FOUND. */
-export async function nameIdOf(db: Executor, raw: string, field: string): Promise<{ id: number; name: string }> {
-  let name: string;
-  try {
-    name = parseEthName(raw).name;
-  } catch (e) {
-    if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid name: ${e.message}`, { field });
-    throw e;
-  }
-  const row = await db.selectFrom('ens_names').select(['id', 'name']).where('name', '=', name).executeTakeFirst();
-  if (!row) throw new AppError('ENS_NAME_NOT_FOUND', `${name} is not in the marketplace`);
-  return row;
+export function nameIdOf(db: Executor, raw: string, field: string): Promise<{ id: number; name: string }> {
+  return resolveName(db, raw, 'ENS_NAME_NOT_FOUND', field);
 }
 
 /** The comment body once trimmed, or 400 naming the field. */
