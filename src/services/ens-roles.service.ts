@@ -115,19 +115,24 @@ export class EnsRolesService {
   async manageable(rawAddress: string, page: number, limit: number, viewerId?: number): Promise<{ address: string; names: (SearchResult & { role: Role })[]; pagination: PageB }> {
     const address = normalizeAddress(rawAddress);
     const db = this.deps.db;
-    const cutoff = new Date(Date.now() - this.deps.config.gracePeriodDays * DAY);
-    const held = db.selectFrom('ens_names').where('owner_address', '=', address)
-      .where((eb) => eb.or([eb('expiry_date', 'is', null), eb('expiry_date', '>', cutoff)]));
-    const [ids, counted] = await Promise.all([
-      held.select('id').orderBy('expiry_date').orderBy('id').limit(limit).offset(offsetOf(page, limit)).execute(),
-      sql<{ n: number }>`SELECT count(*)::int AS n FROM (${held.select(sql`1`.as('one')).limit(COUNT_CAP)}) capped`.execute(db),
-    ]);
-    let total = counted.rows[0].n;
-    if (total >= COUNT_CAP) {
-      const rolled = await db.selectFrom('holder_leaderboard').select('names_owned').where('address', '=', address).executeTakeFirst();
-      total = Math.max(total, rolled?.names_owned ?? 0);
-    }
-    const results = await loadSearchResults(db, ids.map((r) => r.id), viewerId);
+    // The page of ids and its total are the same for every caller: shared 15 s; the results (with
+    // the caller's vote) are loaded per request.
+    const { ids, total } = await cached(this.deps.cache, `ens-roles:manageable:${address}:${page}:${limit}`, ROLES_CACHE_SECONDS, async () => {
+      const cutoff = new Date(Date.now() - this.deps.config.gracePeriodDays * DAY);
+      const held = db.selectFrom('ens_names').where('owner_address', '=', address)
+        .where((eb) => eb.or([eb('expiry_date', 'is', null), eb('expiry_date', '>', cutoff)]));
+      const [rows, counted] = await Promise.all([
+        held.select('id').orderBy('expiry_date').orderBy('id').limit(limit).offset(offsetOf(page, limit)).execute(),
+        sql<{ n: number }>`SELECT count(*)::int AS n FROM (${held.select(sql`1`.as('one')).limit(COUNT_CAP)}) capped`.execute(db),
+      ]);
+      let n = counted.rows[0].n;
+      if (n >= COUNT_CAP) {
+        const rolled = await db.selectFrom('holder_leaderboard').select('names_owned').where('address', '=', address).executeTakeFirst();
+        n = Math.max(n, rolled?.names_owned ?? 0);
+      }
+      return { ids: rows.map((r) => r.id), total: n };
+    });
+    const results = await loadSearchResults(db, ids, viewerId);
     return { address, names: results.map((r) => ({ ...r, role: 'both' as const })), pagination: pageB(page, limit, total) };
   }
 

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { formatUnits, type Hex } from 'viem';
 import type { Deps } from '../deps.js';
+import { cached } from '../infra/cache.js';
 import { AppError } from '../errors.js';
 import { knownCurrencies } from '../db/repositories/currencies.repository.js';
 import { isAddress, normalizeAddress, ZERO_ADDRESS } from '../lib/address.js';
@@ -17,6 +18,8 @@ export const PRIMARY_NAME_TTL_MS = HOUR;
 /** A profile waits this long for a chain read of the primary name before answering with the stored one. */
 export const PRIMARY_NAME_BUDGET_MS = 2_000;
 const OWNED_NAMES_SHOWN = 50;
+/** The figures of a profile (not its primary name) are shared for this long per address. */
+export const PROFILE_FIGURES_CACHE_SECONDS = 15;
 /** Counts of an address's own rows (purchases, activity) stop here: a profile never counts a big range. */
 const COUNT_CAP = 10_000;
 
@@ -70,11 +73,27 @@ export class ProfileService {
 
   async profile(key: string): Promise<Profile> {
     const address = await this.resolveKey(key);
+    const [primary, figures] = await Promise.all([
+      this.primaryName(address),
+      cached(this.deps.cache, `profile:figures:${address}`, PROFILE_FIGURES_CACHE_SECONDS, () => this.figures(address)),
+    ]);
+    return {
+      address,
+      primaryName: primary.name,
+      primaryNameSource: primary.source,
+      primaryNameCheckedAt: iso(primary.checkedAt),
+      ensRecords: null,
+      persona: null,
+      ...figures,
+    };
+  }
+
+  /** Everything of a profile but its address and primary name (cached 15 seconds per address). */
+  private async figures(address: string): Promise<Omit<Profile, 'address' | 'primaryName' | 'primaryNameSource' | 'primaryNameCheckedAt' | 'ensRecords' | 'persona'>> {
     const db = this.deps.db;
     const cutoff = new Date(Date.now() - this.deps.config.gracePeriodDays * DAY);
     const saleCurrencies = [ZERO_ADDRESS, this.deps.config.wethAddress.toLowerCase()];
-    const [primary, user, holdings, clubs, owned, sold, purchases, activity, legends] = await Promise.all([
-      this.primaryName(address),
+    const [user, holdings, clubs, owned, sold, purchases, activity, legends] = await Promise.all([
       db.selectFrom('users').select(['id', 'created_at']).where('address', '=', address).executeTakeFirst(),
       db.selectFrom('holder_leaderboard').select(['names_owned', 'names_listed', 'expired_names', 'names_in_clubs']).where('address', '=', address).executeTakeFirst(),
       db.selectFrom('club_holders').select(['club', 'name_count']).where('address', '=', address).where('club', '<>', '*').where('name_count', '>', 0)
@@ -106,12 +125,6 @@ export class ProfileService {
     for (const l of listings) if (!listingOf.has(l.ens_name_id)) listingOf.set(l.ens_name_id, l);
 
     return {
-      address,
-      primaryName: primary.name,
-      primaryNameSource: primary.source,
-      primaryNameCheckedAt: iso(primary.checkedAt),
-      ensRecords: null,
-      persona: null,
       memberSince: iso(user?.created_at ?? null),
       ownedNames: owned.map((n) => {
         const l = listingOf.get(n.id);

@@ -10,7 +10,8 @@ const PROFILE = [
   'read from the chain at most once an hour, and the last one read answers otherwise (`primaryNameSource`).',
   'Holdings, listed and club figures come from the holder roll-up (refreshed every 10 minutes); sales, purchases,',
   'votes and activity from counts bounded by the address. `ownedNames` lists up to 50 held names, soonest expiry',
-  'first, with the owner\'s active listing. No e-mail address is ever part of a profile.',
+  'first, with the owner\'s active listing. Everything but the primary name is shared for 15 seconds per address.',
+  'No e-mail address is ever part of a profile.',
 ].join(' ');
 
 export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
