@@ -84,11 +84,12 @@ function declaredOnly(schema: unknown, values: unknown): Record<string, unknown>
 
 const DECIMAL = /^-?[0-9]{1,300}(\.[0-9]{1,300})?$/;
 
-interface PropertySchema { type?: unknown; anyOf?: PropertySchema[] }
+interface PropertySchema { type?: unknown; anyOf?: PropertySchema[]; items?: PropertySchema }
 
-/** A number property, alone or as a member of a union (`number | null`). */
+/** A number property, alone, as a member of a union (`number | null`) or as the items of an array (`ids: number[]`). */
 function isNumeric(property: PropertySchema): boolean {
-  return property.type === 'integer' || property.type === 'number' || (property.anyOf ?? []).some(isNumeric);
+  return property.type === 'integer' || property.type === 'number' || (property.anyOf ?? []).some(isNumeric)
+    || (property.type === 'array' && property.items !== undefined && isNumeric(property.items));
 }
 
 /**

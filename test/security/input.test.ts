@@ -15,7 +15,7 @@ describe('hostile input', () => {
   });
   after(() => ctx.close());
 
-  async function expectError(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, status: number, code: string, field?: string, payload?: unknown) {
+  async function expectError(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, status: number, code: string, field?: string, payload?: unknown) {
     const res = await ctx.app.inject({ method, url, headers: me.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
     assert.equal(res.statusCode, status, `${method} ${url}: ${show(res)}`);
     const b = body(res);
@@ -35,8 +35,10 @@ describe('hostile input', () => {
     }
     await expectError('GET', '/api/v1/listings?page=2147483648', 400, 'VALIDATION_ERROR', 'query.page');
     // a body number given as a string the validator would coerce to Infinity (a fuzz find: it reached PostgreSQL)
-    for (const bad of ['1e309', 'Infinity', '0x10']) {
+    for (const bad of ['1e309', 'Infinity', '-Infinity', '0x10']) {
       await expectError('PATCH', '/api/v1/users/me', 400, 'VALIDATION_ERROR', 'body.minOfferThreshold', { minOfferThreshold: bad });
+      // and inside an array of numbers (a fuzz find: DELETE /watchlist/bulk with ids ["-Infinity"])
+      await expectError('DELETE', '/api/v1/watchlist/bulk', 400, 'VALIDATION_ERROR', 'body.ids', { ids: [3, bad] });
     }
   });
 
