@@ -44,8 +44,9 @@ export async function brokerNameIds(db: Executor, broker: string, status: Listin
   return rows.map((r) => r.ens_name_id);
 }
 
-export async function countBrokerNames(db: Executor, broker: string, status: ListingStatus | undefined): Promise<number> {
-  const row = await ofBroker(db, broker, status).select(sql<string>`count(DISTINCT l.ens_name_id)`.as('n')).executeTakeFirstOrThrow();
+export async function countBrokerNames(db: Executor, broker: string, status: ListingStatus | undefined, cap?: number): Promise<number> {
+  const names = ofBroker(db, broker, status).select('l.ens_name_id').distinct().$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
+  const row = await db.selectFrom(names.as('d')).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
