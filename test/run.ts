@@ -34,13 +34,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function testFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const full = path.join(dir, entry);
-    if (statSync(full).isDirectory()) return entry === 'helpers' ? [] : testFiles(full);
-    return entry.endsWith('.test.ts') ? [full] : [];
-  });
-}
+const testFiles = (dir: string): string[] => sourceFiles(dir).filter((f) => f.endsWith('.test.ts') && !f.split(path.sep).includes('helpers'));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {

@@ -36,25 +36,23 @@ export const ListParams = Type.Object({ listId: Id });
 export const RenamedList = Type.Object({ id: Type.Integer(), name: Type.String(), isDefault: Type.Boolean({ description: 'always false: the default list keeps its name' }), updatedAt: Timestamp });
 export const Message = Type.Object({ message: Type.String({ examples: ['List deleted'] }) });
 
+/** What an entry's owner may set, on adding it or later. */
+const ItemSettings = {
+  notifyOnSale: Type.Optional(Flags.notifyOnSale),
+  notifyOnOffer: Type.Optional(Flags.notifyOnOffer),
+  notifyOnListing: Type.Optional(Flags.notifyOnListing),
+  notifyOnPriceChange: Type.Optional(Flags.notifyOnPriceChange),
+  minOfferThreshold: Type.Optional(Threshold),
+  premiumAlertBelowWei: Type.Optional(PremiumBelow),
+};
+
 export const AddItemBody = Type.Object({
   ensName: Type.String({ minLength: 1, maxLength: 255, description: 'ENS name, with or without .eth', examples: ['apple.eth'] }),
   listId: Type.Optional(ListIdParam),
-  notifyOnSale: Type.Optional(Flags.notifyOnSale),
-  notifyOnOffer: Type.Optional(Flags.notifyOnOffer),
-  notifyOnListing: Type.Optional(Flags.notifyOnListing),
-  notifyOnPriceChange: Type.Optional(Flags.notifyOnPriceChange),
-  minOfferThreshold: Type.Optional(Threshold),
-  premiumAlertBelowWei: Type.Optional(PremiumBelow),
+  ...ItemSettings,
 });
 
-export const UpdateItemBody = Type.Object({
-  notifyOnSale: Type.Optional(Flags.notifyOnSale),
-  notifyOnOffer: Type.Optional(Flags.notifyOnOffer),
-  notifyOnListing: Type.Optional(Flags.notifyOnListing),
-  notifyOnPriceChange: Type.Optional(Flags.notifyOnPriceChange),
-  minOfferThreshold: Type.Optional(Threshold),
-  premiumAlertBelowWei: Type.Optional(PremiumBelow),
-});
+export const UpdateItemBody = Type.Object(ItemSettings);
 
 const Prefs = {
   ...Flags,
