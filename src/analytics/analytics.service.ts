@@ -5,6 +5,7 @@ import { cached } from '../infra/cache.js';
 import { DAY } from '../lib/time.js';
 import { offsetOf, pageB } from '../lib/pagination.js';
 import { weiString } from '../lib/wei.js';
+import { userViewer } from '../history/index.js';
 import { ANY_CLUB } from './club-stats.js';
 import { parseClubFilter, truncate, windowOf, type AnalyticsPeriod, type ClubFilter, type Window } from './periods.js';
 import { PRICE_BANDS } from './rollups.js';
@@ -13,9 +14,9 @@ import { readCurrentFigures, readPeriodFigures } from './snapshots.js';
 import { countFeed, listingsFeed, offersFeed, registrationsFeed, salesFeed, type FeedQuery } from './feeds.repository.js';
 
 /**
- * Market analytics from the rollups (sums per bucket), the snapshots (distinct counts, medians,
- * current totals) and, for the feeds, one index-ordered page of the raw rows. Views and watchlists
- * are not recorded by this service yet: their figures read 0.
+ * Market analytics from the rollups (sums per bucket: sales, listings, offers, registrations, votes,
+ * name page views, watchlist additions), the snapshots (distinct counts, medians, current totals)
+ * and, for the feeds, one index-ordered page of the raw rows.
  */
 const CACHE_SECONDS = 15;
 const FEED_COUNT_CAP = 100_000;
@@ -45,7 +46,7 @@ export class AnalyticsService {
     return (await sumRollups(this.deps.db, { kind: 'sale', window, clubs }))[0];
   }
 
-  private async count(kind: 'vote' | 'offer' | 'listing', window: Window, clubs: ClubFilter): Promise<number> {
+  private async count(kind: 'vote' | 'offer' | 'listing' | 'view' | 'watch', window: Window, clubs: ClubFilter): Promise<number> {
     return (await sumRollups(this.deps.db, { kind, window, clubs }))[0].count;
   }
 
@@ -53,13 +54,14 @@ export class AnalyticsService {
     const window = windowOf(period);
     return this.memo(`market:${period}:${window.end.toISOString()}`, async () => {
       const all: ClubFilter = { kind: 'all' };
-      const [sales, current, figures, votes, offers, listings] = await Promise.all([
+      const [sales, current, figures, votes, offers, listings, views, watchlistAdds, totalViews] = await Promise.all([
         this.saleSums(window, all), readCurrentFigures(this.deps.db), readPeriodFigures(this.deps.db, period),
         this.count('vote', window, all), this.count('offer', window, all), this.count('listing', window, all),
+        this.count('view', window, all), this.count('watch', window, all), this.count('view', windowOf('all'), all),
       ]);
       return {
         period,
-        overview: { ...current, total_watchers: 0, total_views: 0 },
+        overview: { ...current, total_views: totalViews },
         volume: {
           sales_count: sales.count,
           total_volume_wei: sales.volume_wei,
@@ -70,7 +72,7 @@ export class AnalyticsService {
           unique_buyers: figures.unique_buyers,
           unique_sellers: figures.unique_sellers,
         },
-        activity: { views: 0, watchlist_adds: 0, votes, offers, listings },
+        activity: { views, watchlist_adds: watchlistAdds, votes, offers, listings },
       };
     });
   }
@@ -86,7 +88,10 @@ export class AnalyticsService {
     if (!row) throw new AppError('NOT_FOUND', `club "${club}" does not exist`, { field: 'params.club' });
     const window = windowOf(period);
     const filter: ClubFilter = { kind: 'list', clubs: [club] };
-    const [sales, votes] = await Promise.all([this.saleSums(window, filter), this.count('vote', window, filter)]);
+    const [sales, votes, views, watchlistAdds, totalViews] = await Promise.all([
+      this.saleSums(window, filter), this.count('vote', window, filter),
+      this.count('view', window, filter), this.count('watch', window, filter), this.count('view', windowOf('all'), filter),
+    ]);
     return {
       club,
       period,
@@ -94,11 +99,11 @@ export class AnalyticsService {
         member_count: row.member_count,
         active_listings: row.listings_count ?? 0,
         active_offers: row.offers_count ?? 0,
-        total_views: 0,
+        total_views: totalViews,
         floor_price_wei: weiString(row.floor_price_wei ?? null),
       },
       volume: { sales_count: sales.count, total_volume_wei: sales.volume_wei, avg_sale_price_wei: averageWei(sales.volume_wei, sales.eth_count) },
-      activity: { views: 0, watchlist_adds: 0, votes },
+      activity: { views, watchlist_adds: watchlistAdds, votes },
     };
   }
 
@@ -270,11 +275,12 @@ export class AnalyticsService {
     const address = user.address.toLowerCase();
     const graceStart = new Date(Date.now() - this.deps.config.gracePeriodDays * DAY);
     const row = await sql<{
-      votes_cast: number; watching: number; offers_made: number; names_purchased: number; names_sold: number; owned: number; listed: number;
+      votes_cast: number; viewed: number; watching: number; offers_made: number; names_purchased: number; names_sold: number; owned: number; listed: number;
       listing_value: string; offer_value: string;
     }>`
       SELECT
         (SELECT count(*) FROM votes WHERE user_id = ${user.id})::int AS votes_cast,
+        (SELECT count(DISTINCT ens_name_id) FROM name_views_daily WHERE viewer = ${userViewer(user.id)})::int AS viewed,
         (SELECT count(DISTINCT ens_name_id) FROM watchlist_items WHERE user_id = ${user.id})::int AS watching,
         (SELECT count(*) FROM offers WHERE buyer_address = ${address})::int AS offers_made,
         (SELECT count(*) FROM sales WHERE buyer_address = ${address})::int AS names_purchased,
@@ -288,7 +294,7 @@ export class AnalyticsService {
     `.execute(this.deps.db);
     const r = row.rows[0];
     return {
-      activity: { names_viewed: 0, names_watching: r.watching, votes_cast: r.votes_cast, offers_made: r.offers_made, names_purchased: r.names_purchased, names_sold: r.names_sold },
+      activity: { names_viewed: r.viewed, names_watching: r.watching, votes_cast: r.votes_cast, offers_made: r.offers_made, names_purchased: r.names_purchased, names_sold: r.names_sold },
       portfolio: { owned_names_count: r.owned, listed_names_count: r.listed, total_listing_value_wei: r.listing_value, total_offer_value_wei: r.offer_value },
     };
   }

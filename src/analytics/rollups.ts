@@ -3,12 +3,14 @@ import type { Db, Executor } from '../db/client.js';
 import { ZERO_ADDRESS } from '../lib/address.js';
 
 /**
- * The market rollups (migration 0010): hourly and daily sums per kind, source, club set, price band
- * and label length. A refresh recomputes exactly the hours that triggers marked dirty (rows written,
+ * The market rollups (migrations 0010 and 0021): hourly and daily sums per kind, source, club set,
+ * price band and label length. Kinds: sales, listings created, offers made, registrations, vote
+ * casts, name page views (one per name, viewer and day, in the hour it was first counted) and
+ * watchlist entries still held (in the hour they were added). A refresh recomputes exactly the hours that triggers marked dirty (rows written,
  * deleted, or whose name changed clubs) from the raw rows, then the days containing them from the
  * hourly rows, in one transaction: readers see the previous sums until it commits.
  */
-export const ROLLUP_KINDS = ['sale', 'listing', 'offer', 'registration', 'vote'] as const;
+export const ROLLUP_KINDS = ['sale', 'listing', 'offer', 'registration', 'vote', 'view', 'watch'] as const;
 export type RollupKind = (typeof ROLLUP_KINDS)[number];
 export type Grain = 'hour' | 'day';
 
@@ -49,12 +51,16 @@ export interface RollupParams {
 
 const LOCK_KEY = 'analytics.rollups';
 
-const TIME_COLUMN: Record<RollupKind, { table: string; column: string; where: RawBuilder<unknown> }> = {
-  sale: { table: 'sales', column: 'sold_at', where: sql`true` },
-  listing: { table: 'listings', column: 'created_at', where: sql`true` },
-  offer: { table: 'offers', column: 'created_at', where: sql`true` },
-  registration: { table: 'registrations', column: 'block_time', where: sql`s.kind = 'registration'` },
-  vote: { table: 'vote_events', column: 'cast_at', where: sql`true` },
+/** Each kind's raw rows `s` and their time (an expression the dirty-hour refresh finds by an index range). */
+const TIME_COLUMN: Record<RollupKind, { table: string; time: RawBuilder<unknown>; where: RawBuilder<unknown> }> = {
+  sale: { table: 'sales', time: sql`s.sold_at`, where: sql`true` },
+  listing: { table: 'listings', time: sql`s.created_at`, where: sql`true` },
+  offer: { table: 'offers', time: sql`s.created_at`, where: sql`true` },
+  registration: { table: 'registrations', time: sql`s.block_time`, where: sql`s.kind = 'registration'` },
+  vote: { table: 'vote_events', time: sql`s.cast_at`, where: sql`true` },
+  // name_views_daily_seen_idx is on this expression
+  view: { table: 'name_views_daily', time: sql`view_time(s.seen_at, s.day)`, where: sql`true` },
+  watch: { table: 'watchlist_items', time: sql`s.created_at`, where: sql`true` },
 };
 
 /**
@@ -95,6 +101,12 @@ function hourlyOf(kind: RollupKind, eth: readonly string[], hour: RawBuilder<unk
         SELECT ${hour} AS hour, 'grails' AS source, n.clubs, -1 AS band, 0 AS name_length, count(*) FILTER (WHERE s.vote <> 0) AS count,
                0 AS eth_count, 0 AS volume_wei, NULL::numeric AS max_wei, NULL::numeric AS min_wei, 0 AS base_cost_wei, 0 AS premium_wei, 0 AS premium_count
         FROM vote_events s JOIN ens_names n ON n.id = s.ens_name_id`;
+    case 'view':
+    case 'watch':
+      return sql`
+        SELECT ${hour} AS hour, 'grails' AS source, n.clubs, -1 AS band, 0 AS name_length, count(*) AS count,
+               0 AS eth_count, 0 AS volume_wei, NULL::numeric AS max_wei, NULL::numeric AS min_wei, 0 AS base_cost_wei, 0 AS premium_wei, 0 AS premium_count
+        FROM ${sql.table(TIME_COLUMN[kind].table)} s JOIN ens_names n ON n.id = s.ens_name_id`;
   }
 }
 
@@ -102,7 +114,7 @@ const COLUMNS = sql`grain, kind, bucket, source, clubs, band, name_length, count
 
 /** Recomputes one kind's hourly rows for `hours`, then its daily rows for the days holding them. */
 async function recompute(trx: Executor, kind: RollupKind, hours: readonly Date[], params: RollupParams): Promise<number> {
-  const { column, where } = TIME_COLUMN[kind];
+  const { time, where } = TIME_COLUMN[kind];
   const hourList = hours.map((h) => h.toISOString());
   await sql`DELETE FROM market_rollups WHERE grain = 'hour' AND kind = ${kind} AND bucket = ANY(${hourList}::timestamptz[])`.execute(trx);
   const select = hourlyOf(kind, ethOf(params), sql`h.hour`);
@@ -114,7 +126,7 @@ async function recompute(trx: Executor, kind: RollupKind, hours: readonly Date[]
     FROM unnest(${hourList}::timestamptz[]) h(hour)
     CROSS JOIN LATERAL (
       ${select}
-      WHERE s.${sql.ref(column)} >= h.hour AND s.${sql.ref(column)} < h.hour + interval '1 hour' AND ${where}
+      WHERE ${time} >= h.hour AND ${time} < h.hour + interval '1 hour' AND ${where}
       GROUP BY 1, 2, 3, 4, 5
     ) x
     WHERE x.count > 0
@@ -140,13 +152,13 @@ const ethOf = (params: RollupParams): string[] => [ZERO_ADDRESS, params.wethAddr
  * which for years of history is far slower).
  */
 async function recomputeAll(trx: Executor, kind: RollupKind, params: RollupParams): Promise<number> {
-  const { column, where } = TIME_COLUMN[kind];
+  const { time, where } = TIME_COLUMN[kind];
   await sql`
     INSERT INTO market_rollups (${COLUMNS})
     SELECT 'hour', ${kind}, x.hour, x.source, x.clubs, x.band, x.name_length, x.count, x.eth_count, x.volume_wei, x.max_wei, x.min_wei,
            x.base_cost_wei, x.premium_wei, x.premium_count
     FROM (
-      ${hourlyOf(kind, ethOf(params), sql`date_trunc('hour', s.${sql.ref(column)}, 'UTC')`)}
+      ${hourlyOf(kind, ethOf(params), sql`date_trunc('hour', ${time}, 'UTC')`)}
       WHERE ${where}
       GROUP BY 1, 2, 3, 4, 5
     ) x

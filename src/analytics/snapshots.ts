@@ -21,10 +21,12 @@ export interface CurrentFigures {
   total_names: number;
   active_listings: number;
   active_offers: number;
+  /** users watching at least one name (a list's item_count is kept by the watchlist writes) */
+  total_watchers: number;
 }
 
 const EMPTY_PERIOD: PeriodFigures = { unique_names_sold: 0, unique_buyers: 0, unique_sellers: 0, unique_registrants: 0, median_cost_by_length: {} };
-const EMPTY_CURRENT: CurrentFigures = { total_names: 0, active_listings: 0, active_offers: 0 };
+const EMPTY_CURRENT: CurrentFigures = { total_names: 0, active_listings: 0, active_offers: 0, total_watchers: 0 };
 const SLOW_PERIODS: ReadonlySet<AnalyticsPeriod> = new Set(['1y', 'all']);
 
 async function periodFigures(db: Executor, period: AnalyticsPeriod, now: Date): Promise<PeriodFigures> {
@@ -56,7 +58,8 @@ async function currentFigures(db: Executor): Promise<CurrentFigures> {
   const row = await sql<CurrentFigures>`
     SELECT (SELECT count(*) FROM ens_names)::int AS total_names,
            (SELECT count(*) FROM listings WHERE status = 'active' AND (expires_at IS NULL OR expires_at > now()))::int AS active_listings,
-           (SELECT count(*) FROM offers WHERE status = 'pending' AND (expires_at IS NULL OR expires_at > now()))::int AS active_offers
+           (SELECT count(*) FROM offers WHERE status = 'pending' AND (expires_at IS NULL OR expires_at > now()))::int AS active_offers,
+           (SELECT count(DISTINCT user_id) FROM watchlists WHERE item_count > 0)::int AS total_watchers
   `.execute(db);
   return row.rows[0];
 }
@@ -96,5 +99,6 @@ export async function readPeriodFigures(db: Executor, period: AnalyticsPeriod): 
 
 export async function readCurrentFigures(db: Executor): Promise<CurrentFigures> {
   const row = await db.selectFrom('analytics_snapshots').select('figures').where('period', '=', 'now').executeTakeFirst();
-  return (row?.figures as unknown as CurrentFigures | undefined) ?? EMPTY_CURRENT;
+  // a snapshot written before a figure existed lacks it until the next run
+  return { ...EMPTY_CURRENT, ...(row?.figures as unknown as Partial<CurrentFigures> | undefined) };
 }

@@ -18,25 +18,29 @@ export const MarketResponse = glossed(Envelope(Type.Object({
   period: Period,
   overview: Type.Object({
     total_names: Count, active_listings: Count, active_offers: Count,
-    total_watchers: Type.Integer({ description: 'watchlists are not kept yet: 0' }),
-    total_views: Type.Integer({ description: 'views are not counted by this module: 0' }),
-  }, { description: 'current totals, recomputed every 5 minutes' }),
+    total_watchers: Type.Integer({ minimum: 0, description: 'users watching at least one name' }),
+    total_views: Type.Integer({ minimum: 0, description: 'name page views of all time: one per name, viewer and UTC day' }),
+  }, { description: 'current totals, recomputed every 5 minutes (total_views every minute)' }),
   volume: Type.Object({
     sales_count: Type.Integer({ description: 'sales of the period, any currency' }),
     total_volume_wei: { ...Wei, description: 'ETH and WETH sales only' },
     avg_sale_price_wei: Wei, max_sale_price_wei: Wei, min_sale_price_wei: Wei,
     unique_names_sold: Count, unique_buyers: Count, unique_sellers: Count,
   }),
-  activity: Type.Object({ views: Count, watchlist_adds: Count, votes: Count, offers: Count, listings: Count }),
+  activity: Type.Object({
+    views: Type.Integer({ minimum: 0, description: 'name page views of the period: one per name, viewer and UTC day, in the hour the first was counted' }),
+    watchlist_adds: Type.Integer({ minimum: 0, description: 'names added to watchlists in the period and still on them' }),
+    votes: Count, offers: Count, listings: Count,
+  }),
 }, {
   examples: [{
     period: '7d',
-    overview: { total_names: 10000, active_listings: 390, active_offers: 812, total_watchers: 0, total_views: 0 },
+    overview: { total_names: 10000, active_listings: 390, active_offers: 812, total_watchers: 214, total_views: 48210 },
     volume: {
       sales_count: 42, total_volume_wei: '61200000000000000000', avg_sale_price_wei: '1530000000000000000', max_sale_price_wei: '12000000000000000000',
       min_sale_price_wei: '5000000000000000', unique_names_sold: 41, unique_buyers: 37, unique_sellers: 35,
     },
-    activity: { views: 0, watchlist_adds: 0, votes: 96, offers: 120, listings: 58 },
+    activity: { views: 6120, watchlist_adds: 87, votes: 96, offers: 120, listings: 58 },
   }],
 })));
 
@@ -45,15 +49,23 @@ export const ClubAnalyticsParams = Type.Object({ club: Type.String({ pattern: CL
 export const ClubAnalyticsResponse = glossed(Envelope(Type.Object({
   club: Type.String(),
   period: Period,
-  stats: Type.Object({ member_count: Count, active_listings: Count, active_offers: Count, total_views: Count, floor_price_wei: Type.Union([Wei, Type.Null()]) }),
+  stats: Type.Object({
+    member_count: Count, active_listings: Count, active_offers: Count,
+    total_views: Type.Integer({ minimum: 0, description: "views of the club's names of all time (one per name, viewer and UTC day)" }),
+    floor_price_wei: Type.Union([Wei, Type.Null()]),
+  }),
   volume: Type.Object({ sales_count: Count, total_volume_wei: Wei, avg_sale_price_wei: Wei }),
-  activity: Type.Object({ views: Count, watchlist_adds: Count, votes: Count }),
+  activity: Type.Object({
+    views: Type.Integer({ minimum: 0, description: "views of the club's names in the period" }),
+    watchlist_adds: Type.Integer({ minimum: 0, description: "the club's names added to watchlists in the period and still on them" }),
+    votes: Count,
+  }),
 }, {
   examples: [{
     club: '10k', period: '7d',
-    stats: { member_count: 10000, active_listings: 412, active_offers: 230, total_views: 0, floor_price_wei: '180000000000000000' },
+    stats: { member_count: 10000, active_listings: 412, active_offers: 230, total_views: 9650, floor_price_wei: '180000000000000000' },
     volume: { sales_count: 12, total_volume_wei: '6000000000000000000', avg_sale_price_wei: '500000000000000000' },
-    activity: { views: 0, watchlist_adds: 0, votes: 50 },
+    activity: { views: 1210, watchlist_adds: 31, votes: 50 },
   }],
 })));
 
@@ -152,7 +164,9 @@ export const OffersFeedResponse = glossed(Envelope(Type.Object({
 
 export const UserMeResponse = glossed(Envelope(Type.Object({
   activity: Type.Object({
-    names_viewed: Count, names_watching: Count, votes_cast: Type.Integer({ description: 'names the caller has a vote on' }),
+    names_viewed: Type.Integer({ minimum: 0, description: 'names whose page the caller opened while signed in' }),
+    names_watching: Type.Integer({ minimum: 0, description: 'names on any of the caller\'s watchlists' }),
+    votes_cast: Type.Integer({ description: 'names the caller has a vote on' }),
     offers_made: Count, names_purchased: Count, names_sold: Count,
   }),
   portfolio: Type.Object({
@@ -162,7 +176,7 @@ export const UserMeResponse = glossed(Envelope(Type.Object({
   }),
 }, {
   examples: [{
-    activity: { names_viewed: 0, names_watching: 0, votes_cast: 30, offers_made: 3, names_purchased: 15, names_sold: 10 },
+    activity: { names_viewed: 150, names_watching: 42, votes_cast: 30, offers_made: 3, names_purchased: 15, names_sold: 10 },
     portfolio: { owned_names_count: 25, listed_names_count: 5, total_listing_value_wei: '5000000000000000000', total_offer_value_wei: '7500000000000000000' },
   }],
 })));

@@ -302,6 +302,7 @@ export interface NameViewCounts {
 export interface NameViewsDaily {
   day: Timestamp;
   ens_name_id: number;
+  seen_at: Timestamp | null;
   viewer: string;
 }
 

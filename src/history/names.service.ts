@@ -12,7 +12,7 @@ import { nameHistory } from './activity.repository.js';
 import { resolveName } from './name-ref.js';
 import { activeListings, lastTransfers, nameRecords, pendingOfferCount } from './names.repository.js';
 import { nameExtras, toNameListItem, toNameListing, toNameTransaction } from './names.mapping.js';
-import { viewCounterOf } from './views.js';
+import { userViewer, viewCounterOf } from './views.js';
 import { checkWindow } from './window.js';
 import { entriesOf } from '../watchlists/index.js';
 
@@ -43,7 +43,7 @@ export class NamesService {
   /** Counts a view (in memory; flushed in the background). */
   private countView(nameId: number, viewer: Viewer): void {
     // Client addresses are stored hashed: the count needs identity, not the address.
-    const key = 'id' in viewer ? `u:${viewer.id}` : `ip:${createHash('sha256').update(viewer.ip).digest('hex').slice(0, 32)}`;
+    const key = 'id' in viewer ? userViewer(viewer.id) : `ip:${createHash('sha256').update(viewer.ip).digest('hex').slice(0, 32)}`;
     viewCounterOf(this.deps.db, (err) => this.deps.logger.warn({ err }, 'name views not written')).count(nameId, key);
   }
 

@@ -2,6 +2,9 @@ import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
 import { bumpTrends } from '../trends/index.js';
 
+/** The viewer key of a signed-in user's views (anonymous viewers are keyed by a hashed client address). */
+export const userViewer = (userId: number): string => `u:${userId}`;
+
 /** Longest time a counted view waits in memory before it is written. */
 export const VIEW_FLUSH_MS = 10_000;
 /** Views held before a flush is forced (bounds memory under a burst). */
@@ -11,11 +14,14 @@ interface PendingView {
   nameId: number;
   day: string;
   viewer: string;
+  /** the first view of the viewer that day in this batch (the hour the market rollups count it in) */
+  at: Date;
 }
 
 /**
  * Name page views, one per viewer and UTC day. A request only adds to an in-memory set (no write
- * on the hot path); `flush` writes the set to `name_views_daily` with ON CONFLICT DO NOTHING, and
+ * on the hot path); `flush` writes the set to `name_views_daily` (with the time of the first view,
+ * the hour the market rollups count it in) with ON CONFLICT DO NOTHING, and
  * only the rows it actually inserted raise `name_view_counts` and the `views` trend counter, in
  * the same transaction. Several instances may count the same viewer: the table's key keeps one.
  * Views still in memory when a process dies are lost (at most VIEW_FLUSH_MS of them).
@@ -30,7 +36,8 @@ export class ViewCounter {
   /** Counts a view of `nameId` by `viewer` (a user id or a hashed client address). */
   count(nameId: number, viewer: string, at = new Date()): void {
     const day = at.toISOString().slice(0, 10);
-    this.pending.set(`${nameId}|${day}|${viewer}`, { nameId, day, viewer });
+    const key = `${nameId}|${day}|${viewer}`;
+    if (!this.pending.has(key)) this.pending.set(key, { nameId, day, viewer, at });
     if (this.pending.size >= MAX_PENDING) void this.flush().catch(this.onError);
     else this.timer ??= setTimeout(() => { this.timer = undefined; void this.flush().catch(this.onError); }, VIEW_FLUSH_MS).unref();
   }
@@ -59,8 +66,9 @@ export class ViewCounter {
   private async write(batch: PendingView[]): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       const inserted = await sql<{ ens_name_id: number; day: string }>`
-        INSERT INTO name_views_daily (ens_name_id, day, viewer)
-        SELECT v.id, v.day::date, v.viewer FROM unnest(${batch.map((v) => v.nameId)}::bigint[], ${batch.map((v) => v.day)}::text[], ${batch.map((v) => v.viewer)}::text[]) AS v(id, day, viewer)
+        INSERT INTO name_views_daily (ens_name_id, day, viewer, seen_at)
+        SELECT v.id, v.day::date, v.viewer, v.at
+        FROM unnest(${batch.map((v) => v.nameId)}::bigint[], ${batch.map((v) => v.day)}::text[], ${batch.map((v) => v.viewer)}::text[], ${batch.map((v) => v.at.toISOString())}::timestamptz[]) AS v(id, day, viewer, at)
         WHERE EXISTS (SELECT 1 FROM ens_names n WHERE n.id = v.id)
         ON CONFLICT DO NOTHING
         RETURNING ens_name_id, day::text AS day`.execute(trx);

@@ -7,6 +7,7 @@ import { addr, clubName, E, ETH, listing, offer, registration, sale, USDC, WETH 
 import { refreshClubStats, refreshRollups, refreshSnapshots } from '../../src/analytics/index.js';
 import { refreshAllMarketSummaries } from '../../src/orders/index.js';
 import { recountClubs } from '../../src/services/clubs.service.js';
+import { userViewer, viewCounterOf } from '../../src/history/index.js';
 import { DAY, HOUR } from '../../src/lib/time.js';
 
 /**
@@ -17,10 +18,18 @@ import { DAY, HOUR } from '../../src/lib/time.js';
  *   456.eth (club 999, owner O)  sold 1,000 USDC 1 h ago; registered 1 h ago for 0.1 ETH of which 0.04 premium
  *   apple.eth (no club, owner P) sold 2 ETH 3 days ago; registered 2 h ago for 0.01 ETH; an offer of 0.3 WETH by O 1 h ago
  *   789.eth (999) expired 100 days ago: premium;  777.eth (999) expired 200 days ago: available
+ *
+ * Views (one per name, viewer and UTC day) and watchlists, through the name page and POST/DELETE /watchlist:
+ *   now: 123.eth by O (twice: one view) and by client 10.0.0.1; apple.eth by client 10.0.0.2
+ *   3 days ago: 456.eth by O;  9 days ago (stored without a time: the start of its day): 789.eth by client 3
+ *   O watches 123.eth and apple.eth; Q watches 123.eth; R added 456.eth and removed it
  */
 describe('analytics, charts, club holders and counts', () => {
   let t: TestContext;
   let me: SignedIn;
+  let q: SignedIn;
+  let r: SignedIn;
+  let qEntry: number;
   const O = addressOf(0).toLowerCase();
   const P = addr(8);
   const now = Date.now();
@@ -50,6 +59,8 @@ describe('analytics, charts, club holders and counts', () => {
   before(async () => {
     t = await createTestApp();
     me = await signIn(t.app, 0);
+    q = await signIn(t.app, 1);
+    r = await signIn(t.app, 2);
     const db = t.container.db;
     const a = await clubName(db, '123.eth', O);
     const b = await clubName(db, '456.eth', O);
@@ -65,6 +76,28 @@ describe('analytics, charts, club holders and counts', () => {
     await registration(db, { nameId: c.id, cost: E(0.01), at: ago(2 * HOUR) });
     await listing(db, { nameId: a.id, price: E(5), at: ago(HOUR), seller: O });
     await offer(db, { nameId: c.id, amount: E(0.3), at: ago(HOUR), buyer: O });
+
+    const page = async (name: string, headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
+      assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/names/${name}`, headers, remoteAddress })).statusCode, 200);
+    await page('123.eth', me.headers);
+    await page('123.eth', me.headers);
+    await page('123.eth', {}, '10.0.0.1');
+    await page('apple.eth', {}, '10.0.0.2');
+    const views = viewCounterOf(db);
+    views.count(b.id, userViewer(me.userId), ago(3 * DAY));
+    assert.equal(await views.flush(), 4);
+    const old = await db.selectFrom('ens_names').select('id').where('name', '=', '789.eth').executeTakeFirstOrThrow();
+    await sql`INSERT INTO name_views_daily (ens_name_id, day, viewer) VALUES (${old.id}, (now() - interval '9 days')::date, 'ip:3')`.execute(db);
+    const watchName = async (who: SignedIn, ensName: string) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/watchlist', headers: who.headers, payload: { ensName } });
+      assert.equal(res.statusCode, 200, show(res));
+      return body(res).data.id as number;
+    };
+    await watchName(me, '123.eth');
+    await watchName(me, 'apple.eth');
+    qEntry = await watchName(q, '123.eth');
+    const removed = await t.app.inject({ method: 'DELETE', url: `/api/v1/watchlist/${await watchName(r, '456.eth')}`, headers: r.headers });
+    assert.equal(removed.statusCode, 200, show(removed));
     await refresh();
   });
   after(async () => { await t?.close(); });
@@ -91,10 +124,30 @@ describe('analytics, charts, club holders and counts', () => {
     await refresh();
   });
 
-  it('club analytics: members, the active listing as floor, the period volume; an unknown club is 404', async () => {
+  it('market views and watchlists: the period\'s views and additions still held, all-time views, users watching', async () => {
+    const figures = async (period: string) => {
+      const d = (await get(`/analytics/market?period=${period}`)).data;
+      return [d.activity.views, d.activity.watchlist_adds, d.overview.total_views, d.overview.total_watchers];
+    };
+    assert.deepEqual(await figures('24h'), [3, 3, 5, 2]);
+    assert.deepEqual(await figures('7d'), [4, 3, 5, 2]);
+    assert.deepEqual(await figures('30d'), [5, 3, 5, 2]);
+    // Q stops watching: one watcher and one addition fewer
+    assert.equal((await t.app.inject({ method: 'DELETE', url: `/api/v1/watchlist/${qEntry}`, headers: q.headers })).statusCode, 200);
+    await refresh();
+    assert.deepEqual(await figures('24h'), [3, 2, 5, 1]);
+    // and back (the figures of the other tests)
+    const again = await t.app.inject({ method: 'POST', url: '/api/v1/watchlist', headers: q.headers, payload: { ensName: '123.eth' } });
+    assert.equal(again.statusCode, 200, show(again));
+    await refresh();
+  });
+
+  it('club analytics: members, the active listing as floor, the period volume, views and watchlists; an unknown club is 404', async () => {
     const d = (await get('/analytics/clubs/999?period=7d')).data;
-    assert.deepEqual(d.stats, { member_count: 4, active_listings: 1, active_offers: 0, total_views: 0, floor_price_wei: E(5).toString() });
+    assert.deepEqual(d.stats, { member_count: 4, active_listings: 1, active_offers: 0, total_views: 4, floor_price_wei: E(5).toString() });
     assert.deepEqual(d.volume, { sales_count: 3, total_volume_wei: E(4).toString(), avg_sale_price_wei: E(2).toString() });
+    assert.deepEqual(d.activity, { views: 3, watchlist_adds: 2, votes: 0 });
+    assert.deepEqual((await get('/analytics/clubs/999?period=24h')).data.activity, { views: 2, watchlist_adds: 2, votes: 0 });
     await fails('/analytics/clubs/nosuchclub', 404, 'NOT_FOUND');
   });
 
@@ -197,7 +250,7 @@ describe('analytics, charts, club holders and counts', () => {
 
   it("user/me: the caller's activity and portfolio", async () => {
     const d = (await get('/analytics/user/me', me.headers)).data;
-    assert.deepEqual(d.activity, { names_viewed: 0, names_watching: 0, votes_cast: 0, offers_made: 1, names_purchased: 1, names_sold: 1 });
+    assert.deepEqual(d.activity, { names_viewed: 2, names_watching: 2, votes_cast: 0, offers_made: 1, names_purchased: 1, names_sold: 1 });
     assert.deepEqual(d.portfolio, { owned_names_count: 2, listed_names_count: 1, total_listing_value_wei: E(5).toString(), total_offer_value_wei: E(0.3).toString() });
   });
 });

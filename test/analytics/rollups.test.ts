@@ -2,8 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp, type TestContext } from '../helpers/app.js';
-import { clubName, E, ETH, listing, offer, registration, sale, USDC, user, voteEvent, WETH } from '../helpers/analytics.js';
+import { clubName, E, ETH, listing, offer, registration, sale, USDC, user, voteEvent, watch, WETH } from '../helpers/analytics.js';
 import { refreshRollups, PRICE_BANDS } from '../../src/analytics/index.js';
+import { viewCounterOf } from '../../src/history/index.js';
 import { DAY, HOUR } from '../../src/lib/time.js';
 
 type Row = Record<string, string | number | null>;
@@ -50,6 +51,11 @@ async function directAggregate(t: TestContext): Promise<Row[]> {
     for (const l of await db.selectFrom('listings').selectAll().execute()) add(grain, 'listing', l.created_at, l.source, l.ens_name_id, -1, 0, {});
     for (const o of await db.selectFrom('offers').selectAll().execute()) add(grain, 'offer', o.created_at, o.source, o.ens_name_id, -1, 0, {});
     for (const v of await db.selectFrom('vote_events').selectAll().execute()) add(grain, 'vote', v.cast_at, 'grails', v.ens_name_id, -1, 0, { counts: v.vote !== 0 });
+    // a view counts when its viewer's first view of the day was seen; one stored without that time, at the start of its day
+    for (const v of await sql<{ ens_name_id: number; day: string; seen_at: Date | null }>`SELECT ens_name_id, day::text AS day, seen_at FROM name_views_daily`.execute(db).then((r) => r.rows)) {
+      add(grain, 'view', v.seen_at ?? new Date(`${v.day}T00:00:00Z`), 'grails', v.ens_name_id, -1, 0, {});
+    }
+    for (const w of await db.selectFrom('watchlist_items').selectAll().execute()) add(grain, 'watch', w.created_at, 'grails', w.ens_name_id, -1, 0, {});
   }
   return [...out.values()].filter((r) => r.count > 0 || r.kind !== 'vote').map(normalize).sort(byKey);
 }
@@ -98,20 +104,31 @@ describe('market rollups', () => {
     await offer(db, { nameId: c.id, amount: E(0.3), at: ago(26 * HOUR) });
     await voteEvent(db, { userId: voter.id, nameId: a.id, vote: 1, at: ago(HOUR) });
     await voteEvent(db, { userId: voter.id, nameId: a.id, vote: 0, at: ago(HOUR) });
+    const views = viewCounterOf(db);
+    views.count(a.id, 'ip:1', ago(5 * 60_000));
+    views.count(a.id, 'ip:1', ago(60_000)); // the same viewer and day: one view, at the first
+    views.count(a.id, 'ip:2', ago(2 * HOUR));
+    views.count(b.id, 'ip:1', ago(3 * DAY));
+    assert.equal(await views.flush(), 3);
+    await sql`INSERT INTO name_views_daily (ens_name_id, day, viewer) VALUES (${c.id}, (now() - interval '9 days')::date, 'ip:3')`.execute(db);
+    await watch(db, { userId: voter.id, nameId: a.id, at: ago(30 * 60_000) });
+    const watched = await watch(db, { userId: voter.id, nameId: b.id, at: ago(50 * HOUR) });
 
     const first = await refresh();
     assert.ok(first.hours.sale >= 3, JSON.stringify(first));
+    assert.deepEqual([first.hours.view >= 3, first.hours.watch], [true, 2], JSON.stringify(first));
     assert.deepEqual(await stored(t), await directAggregate(t));
 
     // nothing written since: nothing to do
-    assert.deepEqual(Object.values((await refresh()).hours), [0, 0, 0, 0, 0]);
+    assert.deepEqual(Object.values((await refresh()).hours), [0, 0, 0, 0, 0, 0, 0]);
 
-    // a late row into an old hour (the chain sync catching up), a deletion, a name changing clubs
+    // a late row into an old hour (the chain sync catching up), deletions, a name changing clubs
     await sale(db, { nameId: b.id, price: E(0.7), at: ago(400 * DAY) });
     await db.deleteFrom('listings').where('ens_name_id', '=', b.id).execute();
+    await db.deleteFrom('watchlist_items').where('id', '=', watched.id).execute();
     await db.updateTable('ens_names').set({ clubs: ['999'] }).where('id', '=', b.id).execute();
     const second = await refresh();
-    assert.equal(second.hours.listing, 1);
+    assert.deepEqual([second.hours.listing, second.hours.view, second.hours.watch], [1, 1, 1], JSON.stringify(second));
     assert.deepEqual(await stored(t), await directAggregate(t));
 
     // a full rebuild gives the same rows

@@ -53,3 +53,10 @@ export async function voteEvent(db: Executor, v: { userId: number; nameId: numbe
 export async function user(db: Executor, address: string) {
   return db.insertInto('users').values({ address }).returning('id').executeTakeFirstOrThrow();
 }
+
+/** A watchlist entry of the user's default list (made on first use), added at `at`. */
+export async function watch(db: Executor, w: { userId: number; nameId: number; at: Date }) {
+  const list = await db.selectFrom('watchlists').select('id').where('user_id', '=', w.userId).where('is_default', '=', true).executeTakeFirst()
+    ?? await db.insertInto('watchlists').values({ user_id: w.userId, name: 'Watchlist', is_default: true }).returning('id').executeTakeFirstOrThrow();
+  return db.insertInto('watchlist_items').values({ list_id: list.id, user_id: w.userId, ens_name_id: w.nameId, created_at: w.at }).returning('id').executeTakeFirstOrThrow();
+}

@@ -61,7 +61,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/analytics/user/me', {
     config: { auth: 'required' },
     schema: {
-      tags, summary: "The caller's activity and portfolio", description: 'names_viewed reads 0 (views are not counted per user here yet); names_watching counts the distinct names on your watchlists.',
+      tags, summary: "The caller's activity and portfolio", description: 'names_viewed counts the distinct names whose page you opened while signed in; names_watching the distinct names on your watchlists.',
       response: { 200: UserMeResponse, ...errors('UNAUTHORIZED') },
     },
   }, async (request) => ok(await analytics.me(requireUser(request))));
