@@ -142,7 +142,7 @@ export class MarketGenerator {
     const txHash = fakeHash(`ens-market demo sale ${id}`);
     const currency = this.currencies[s.currency];
     await this.w.sales.add([id, name.id, s.seller, s.buyer, price.toString(), currency, hash, listingId, offerId,
-      txHash, this.rng.int(0, 300), s.via === 'external' ? 'opensea' : 'grails', iso(s.at)]);
+      txHash, this.rng.int(0, 300), s.via === 'external' ? 'seaport' : 'grails', iso(s.at)]);
     if (listingId !== null) await this.notify(s.seller, 'listing_sold', name, s.at, { id: listingId, amount: price, currency, other: s.buyer, txHash });
     if (offerId !== null) await this.notify(s.buyer, 'offer_accepted', name, s.at, { id: offerId, amount: price, currency, other: s.seller });
   }

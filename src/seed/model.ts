@@ -1,7 +1,7 @@
 import { keccak256, toHex } from 'viem';
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
 import {
-  AIRDROP_CUTOFF, ENS_LAUNCH, MIGRATION_EXPIRY, PERMANENT_REGISTRAR, PUNKS_LAUNCH, YEAR,
+  AIRDROP_CUTOFF, ENS_LAUNCH, ethUsdOnDay, MIGRATION_EXPIRY, PERMANENT_REGISTRAR, PUNKS_LAUNCH, YEAR,
 } from './chain.js';
 import { demoLabels, type Category } from './labels.js';
 import { Rng } from './random.js';
@@ -77,6 +77,100 @@ export function otherOwner(i: number): string {
   return `0x${keccak256(toHex(`ens-market demo owner ${i}`)).slice(-40)}`;
 }
 
+/** The recent market: the last two years, where most sales fall (charts and analytics read them). */
+export const RECENT_MARKET = 2 * YEAR;
+/**
+ * The base rate of sales per name. With the spread of the draws (a log-normal mean of 1.38, and
+ * names that were not registered all along) it gives about 0.2 sales per name at every size:
+ * 2,000 at 10,000 names, 200,000 at a million, four in five in the recent market.
+ */
+const SALES_PER_NAME = 0.15;
+/** Relative expected sales of a name of the category over the two recent years (a hot name trades more). */
+const RECENT_SALES: Record<Category, number> = { d3: 2.2, d4: 1.2, d5: 0.5, l3: 1, word: 0.3, emoji: 0.35, compound: 0.16, wordnum: 0.1 };
+
+/**
+ * How busy the market was on each of the recent days, as a cumulative weight to draw sale times
+ * from: busier when ETH is dearer, quieter at weekends, growing towards today.
+ */
+export class MarketCalendar {
+  readonly from: number;
+  private readonly cumulative: Float64Array;
+
+  constructor(readonly now: number) {
+    const days = Math.ceil(RECENT_MARKET / DAY) + 1;
+    this.from = Math.floor(now / DAY) * DAY - (days - 1) * DAY;
+    this.cumulative = new Float64Array(days + 1);
+    for (let d = 0; d < days; d++) {
+      const day = this.from / DAY + d;
+      const weekday = (day + 4) % 7; // 1970-01-01 was a Thursday; 0 is Sunday
+      const weight = (ethUsdOnDay(day) / 3000) ** 0.8 * (weekday === 0 || weekday === 6 ? 0.75 : 1) * (0.7 + 0.6 * (d / days));
+      this.cumulative[d + 1] = this.cumulative[d] + weight;
+    }
+  }
+
+  private weightTo(t: number): number {
+    const x = Math.min(Math.max((t - this.from) / DAY, 0), this.cumulative.length - 1);
+    const d = Math.floor(x);
+    const next = this.cumulative[Math.min(d + 1, this.cumulative.length - 1)];
+    return this.cumulative[d] + (next - this.cumulative[d]) * (x - d);
+  }
+
+  /** A time in [a, b) drawn by the day's weight (inverse of the piecewise linear cumulative weight). */
+  draw(rng: Rng, a: number, b: number): number {
+    const target = this.weightTo(a) + rng.next() * (this.weightTo(b) - this.weightTo(a));
+    let lo = 0;
+    let hi = this.cumulative.length - 1;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (this.cumulative[mid] <= target) lo = mid;
+      else hi = mid;
+    }
+    const span = this.cumulative[hi] - this.cumulative[lo];
+    const t = this.from + (lo + (span > 0 ? (target - this.cumulative[lo]) / span : 0)) * DAY;
+    return Math.min(Math.max(t, a), b - 1);
+  }
+}
+
+/** Poisson-distributed count (Knuth's method; the means here are small). */
+function poisson(rng: Rng, mean: number): number {
+  const limit = Math.exp(-mean);
+  let k = 0;
+  for (let p = rng.next(); p > limit; p *= rng.next()) k++;
+  return k;
+}
+
+/**
+ * A name's sales, oldest first, sellers and buyers chained so that the last buyer is the owner:
+ * a few before the recent market (names that ever traded), and most in the last two years, drawn
+ * from the market calendar.
+ */
+function saleHistory(rng: Rng, market: MarketCalendar, scale: number, category: Category, registeredAt: number, lastTransfer: number, owner: string,
+  anyone: () => string): DemoSale[] {
+  const times: number[] = [];
+  const first = registeredAt + DAY;
+  const oldEnd = Math.min(lastTransfer, market.from);
+  if (oldEnd - first > DAY && rng.chance(TRADE_RATE[category] * scale)) {
+    const count = Number(rng.weighted({ 1: 75, 2: 20, 3: 5 }));
+    for (let i = 0; i < count; i++) times.push(rng.between(first, oldEnd));
+  }
+  const recentStart = Math.max(first, market.from);
+  if (lastTransfer - recentStart > DAY) {
+    const mean = RECENT_SALES[category] * scale * rng.logNormal(0.8) * ((lastTransfer - recentStart) / RECENT_MARKET);
+    const count = Math.min(8, poisson(rng, mean));
+    for (let i = 0; i < count; i++) times.push(market.draw(rng, recentStart, lastTransfer));
+  }
+  times.sort((a, b) => a - b);
+  const sales: DemoSale[] = [];
+  let buyer = owner;
+  for (let i = times.length - 1; i >= 0; i--) {
+    const seller = anyone();
+    if (seller === buyer) continue;
+    sales.unshift({ at: times[i], seller, buyer, eth: 0, currency: 'eth', via: 'external' });
+    buyer = seller;
+  }
+  return sales;
+}
+
 function firstRegistration(rng: Rng, label: string, now: number): number {
   const era = rng.weighted({ prepunk: 4, auction: 10, pioneer: 28, boom: 28, later: 20, program: 10 });
   // The auction registrar only took names of 7+ characters.
@@ -104,8 +198,12 @@ export function buildPopulation(o: ModelOptions): Population {
   const demoShare = Math.min(0.12, Math.max(0.002, 1200 / o.names));
   const someOther = () => others[Math.floor(others.length * rng.next() ** 2.5)];
   const anyone = () => (rng.chance(0.05) ? rng.pick(o.demoAddresses) : someOther());
+  const market = new MarketCalendar(now);
 
-  const names: DemoName[] = demoLabels(o.names, rng).map(({ label, category, rank }) => {
+  const labels = demoLabels(o.names, rng);
+  // Small data sets hold the most traded kinds of names: the rates are scaled to the set's mix.
+  const salesScale = (SALES_PER_NAME * labels.length) / labels.reduce((sum, l) => sum + RECENT_SALES[l.category], 0);
+  const names: DemoName[] = labels.map(({ label, category, rank }) => {
     const owner = rng.chance(demoShare) ? rng.pick(o.demoAddresses) : someOther();
     const status = rng.weighted<NameStatus>({ registered: 82, grace: 6, premium: 3, available: 9 });
     let expiry: number;
@@ -120,19 +218,8 @@ export function buildPopulation(o: ModelOptions): Population {
     if (firstExpiryOf(registeredAt) > expiry) registeredAt = rng.between(PERMANENT_REGISTRAR, Math.max(PERMANENT_REGISTRAR + DAY, expiry - YEAR));
 
     // Owners over time: registrant, then one per sale; the last is the current owner.
-    const sales: DemoSale[] = [];
-    const lastTransfer = Math.min(expiry, now) - HOUR;
-    if (rng.chance(TRADE_RATE[category]) && lastTransfer - registeredAt > 2 * DAY) {
-      const count = rng.weighted({ 1: 70, 2: 20, 3: 10 });
-      const times = Array.from({ length: Number(count) }, () => rng.between(registeredAt + DAY, lastTransfer)).sort((a, b) => a - b);
-      let buyer = owner;
-      for (let i = times.length - 1; i >= 0; i--) {
-        const seller = anyone();
-        if (seller === buyer) continue;
-        sales.unshift({ at: times[i], seller, buyer, eth: 0, currency: 'eth', via: 'external' });
-        buyer = seller;
-      }
-    }
+    const value = valueOf(category, rank, label, rng);
+    const sales = saleHistory(rng, market, salesScale, category, registeredAt, Math.min(expiry, now) - HOUR, owner, anyone);
     const ownerAt = (t: number) => {
       let who = sales.length > 0 ? sales[0].seller : owner;
       for (const s of sales) if (s.at <= t) who = s.buyer;
@@ -165,7 +252,6 @@ export function buildPopulation(o: ModelOptions): Population {
       events.push({ kind: 'renewal', at, actor: ownerAt(at), durationSeconds: add / 1000, expiry });
     }
 
-    const value = valueOf(category, rank, label, rng);
     for (const s of sales) {
       s.eth = value * rng.logNormal(0.5) * (s.at < Date.UTC(2021, 0, 1) ? 0.4 : 1);
       s.currency = rng.weighted({ eth: 60, weth: 30, usdc: 10 });

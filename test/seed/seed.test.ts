@@ -174,6 +174,24 @@ describe('demo data seed', () => {
     assert.deepEqual(currencies, ['0x0000000000000000000000000000000000000000', '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', ctx.config.wethAddress].sort());
   });
 
+  it('has about 0.2 sales per name, most over the last two years (every month), chained from owner to owner', async () => {
+    const [r] = await q(`SELECT count(*)::int AS total, count(*) FILTER (WHERE sold_at > $1::timestamptz - interval '730 days')::int AS recent,
+      count(DISTINCT floor(extract(epoch FROM $1::timestamptz - sold_at) / (30 * 86400))) FILTER (WHERE sold_at > $1::timestamptz - interval '720 days')::int AS months,
+      count(*) FILTER (WHERE sold_at > $1)::int AS future, array_agg(DISTINCT source ORDER BY source) AS sources FROM sales`, now);
+    assert.ok(r.total >= 0.12 * NAMES && r.total <= 0.3 * NAMES, JSON.stringify(r));
+    assert.ok(r.recent >= 0.6 * r.total, JSON.stringify(r));
+    assert.equal(r.months, 24, JSON.stringify(r));
+    assert.equal(r.future, 0);
+    assert.deepEqual(r.sources, ['grails', 'seaport']);
+    // Each sale's seller bought the name in the one before; the last buyer owns it; never sold before it was registered.
+    const broken = await q(`SELECT s.id FROM (
+        SELECT id, ens_name_id, seller_address, buyer_address, sold_at, lead(seller_address) OVER w AS next_seller, lead(id) OVER w AS next FROM sales WINDOW w AS (PARTITION BY ens_name_id ORDER BY sold_at)
+      ) s JOIN ens_names n ON n.id = s.ens_name_id
+      WHERE s.seller_address = s.buyer_address OR s.sold_at <= n.registration_date
+        OR (s.next IS NULL AND s.buyer_address <> n.owner_address) OR (s.next IS NOT NULL AND s.next_seller <> s.buyer_address)`);
+    assert.deepEqual(broken, []);
+  });
+
   it('has early minters, referral registrations since 2026-04-01 and votes in the last 24 hours', async () => {
     const [r] = await q(`SELECT
       (SELECT count(*)::int FROM registrations WHERE kind = 'registration' AND block_time < '2017-06-23') AS prepunk,
