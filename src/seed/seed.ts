@@ -16,6 +16,7 @@ import { MarketGenerator, priceOf, type Currencies } from './market.js';
 import { buildPopulation, PROGRAM_START, type DemoName } from './model.js';
 import { demoAccounts, OrderHasher, OrderSigner } from './orders.js';
 import { fakeHash, Rng } from './random.js';
+import { bucketViews, writeViews } from './views.js';
 
 export interface SeedOptions {
   /** About this many names (default 10,000). */
@@ -38,7 +39,8 @@ export interface SeedOptions {
 }
 
 /** The tables the seed owns; re-seeding empties them (and, by CASCADE, what refers to them). */
-const TABLES = ['users', 'ens_names', 'registrations', 'sales', 'listings', 'offers', 'votes', 'vote_events', 'notifications', 'eth_usd_prices'];
+const TABLES = ['users', 'ens_names', 'registrations', 'sales', 'listings', 'offers', 'votes', 'vote_events', 'notifications', 'eth_usd_prices',
+  'name_views_daily', 'name_view_counts'];
 const WITH_ID = ['users', 'ens_names', 'registrations', 'sales', 'listings', 'offers', 'vote_events', 'notifications'];
 const COLUMNS = {
   users: ['id', 'address', 'email', 'email_verified_at', 'telegram', 'discord', 'created_at', 'updated_at'],
@@ -54,6 +56,8 @@ const COLUMNS = {
   votes: ['user_id', 'ens_name_id', 'vote', 'created_at', 'updated_at'],
   vote_events: ['id', 'user_id', 'ens_name_id', 'vote', 'previous_vote', 'cast_at'],
   eth_usd_prices: ['day', 'price_usd'],
+  name_views_daily: ['ens_name_id', 'day', 'viewer', 'seen_at'],
+  name_view_counts: ['ens_name_id', 'views'],
 } as const;
 type Table = keyof typeof COLUMNS;
 
@@ -169,8 +173,10 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     }
   });
 
-  await load(['votes', 'vote_events'], ([votes, events]) =>
-    writeVotes(new Rng('ens-market demo v1 votes'), now, userAddresses.length, demo.length, population.names, votes, events));
+  await load(['votes', 'vote_events', 'name_views_daily', 'name_view_counts'], async ([votes, events, views, viewCounts]) => {
+    await writeVotes(new Rng('ens-market demo v1 votes'), now, userAddresses.length, demo.length, population.names, votes, events);
+    await writeViews(new Rng('ens-market demo v1 views'), now, population.names, userAddresses.length, demo.length, { views, counts: viewCounts });
+  });
 
   await denormalize(pool, now);
   options.onProgress?.('(denormalized columns)', 0, Date.now() - started);
@@ -178,6 +184,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
   // 224 s on this 2-core machine under a load of 11).
   counts.activity_events = await seedActivity(db, pool);
   options.onProgress?.('activity_events', counts.activity_events, Date.now() - started);
+  await bucketViews(db, now);
   await refreshDerived(db, (step) => options.onProgress?.(`(refreshed: ${step})`, 0, Date.now() - started));
   options.onProgress?.('(derived data refreshed)', 0, Date.now() - started);
   return Object.fromEntries([...TABLES, 'activity_events'].map((t) => [t, counts[t] ?? 0]));

@@ -29,7 +29,7 @@ describe('demo data seed', () => {
     UNION ALL SELECT conrelid::regclass || ' ' || pg_get_constraintdef(oid) FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1`);
   const firstOf = async () => {
     const rows: Record<string, unknown[]> = {};
-    for (const [table, order] of Object.entries({ users: 'id', ens_names: 'id', registrations: 'id', sales: 'id', listings: 'id', offers: 'id', votes: 'user_id, ens_name_id', vote_events: 'id', notifications: 'id', eth_usd_prices: 'day' })) {
+    for (const [table, order] of Object.entries({ users: 'id', ens_names: 'id', registrations: 'id', sales: 'id', listings: 'id', offers: 'id', votes: 'user_id, ens_name_id', vote_events: 'id', notifications: 'id', eth_usd_prices: 'day', name_views_daily: 'ens_name_id, day, viewer' })) {
       rows[table] = await q(`SELECT * FROM ${table} ORDER BY ${order} LIMIT 20`);
     }
     return rows;
@@ -190,6 +190,34 @@ describe('demo data seed', () => {
       WHERE s.seller_address = s.buyer_address OR s.sold_at <= n.registration_date
         OR (s.next IS NULL AND s.buyer_address <> n.owner_address) OR (s.next IS NOT NULL AND s.next_seller <> s.buyer_address)`);
     assert.deepEqual(broken, []);
+  });
+
+  it('has name page views of the last eight weeks, counters equal to the rows, trending, also-viewed and analytics alive', async () => {
+    const [r] = await q(`SELECT count(*)::int AS rows, count(*) FILTER (WHERE day <> (seen_at AT TIME ZONE 'UTC')::date OR seen_at > $1 OR day < ($1::timestamptz - interval '56 days')::date)::int AS misplaced,
+      count(*) FILTER (WHERE seen_at > $1::timestamptz - interval '24 hours')::int AS last_day, count(DISTINCT viewer)::int AS viewers,
+      count(DISTINCT viewer) FILTER (WHERE viewer LIKE 'u:%')::int AS users, count(DISTINCT viewer) FILTER (WHERE viewer = ANY($2))::int AS demo FROM name_views_daily`,
+    now, Array.from({ length: 10 }, (_, i) => `u:${i + 1}`));
+    assert.equal(r.misplaced, 0);
+    assert.ok(r.rows >= NAMES && r.last_day > 0 && r.users > 0 && r.viewers > 100, JSON.stringify(r));
+    assert.equal(r.demo, 10, JSON.stringify(r));
+    const [c] = await q(`SELECT
+      (SELECT count(*)::int FROM (SELECT ens_name_id, count(*) AS n FROM name_views_daily GROUP BY 1) d FULL JOIN name_view_counts v USING (ens_name_id) WHERE v.views IS DISTINCT FROM d.n) AS counts_off,
+      (SELECT coalesce(sum(total), 0)::int FROM trend_buckets WHERE metric = 'views') AS bucketed,
+      (SELECT count(*)::int FROM name_views_daily WHERE seen_at >= (SELECT min(start_hour) FROM trend_windows)) AS recent,
+      (SELECT coalesce(sum(total), 0)::int FROM trend_totals WHERE metric = 'views' AND period_hours = 24) AS day_total,
+      (SELECT count(*)::int FROM name_views_daily WHERE seen_at >= (SELECT start_hour FROM trend_windows WHERE period_hours = 24)) AS day_rows`);
+    assert.equal(c.counts_off, 0);
+    assert.equal(c.bucketed, c.recent, JSON.stringify(c));
+    assert.equal(c.day_total, c.day_rows, JSON.stringify(c));
+
+    const trending = await ctx.app.inject({ method: 'GET', url: '/api/v1/trending/views?period=7d&limit=10' });
+    const top = trending.json().data.names as { name: string; trending_metrics: { period_views: number } }[];
+    assert.equal(top.length, 10, trending.body);
+    const also = await ctx.app.inject({ method: 'GET', url: `/api/v1/recommendations/also-viewed/${top[0].name}?limit=10` });
+    const names = also.json().data.names as { recommendation_metrics: { source: string } }[];
+    assert.ok(names.filter((n) => n.recommendation_metrics.source === 'collaborative').length >= 5, also.body);
+    const market = await ctx.app.inject({ method: 'GET', url: '/api/v1/analytics/market' });
+    assert.ok(market.json().data.overview.total_views > 0, market.body);
   });
 
   it('has early minters, referral registrations since 2026-04-01 and votes in the last 24 hours', async () => {
