@@ -5,11 +5,13 @@ import { Address, ApiVersion, EnsNameParam, Limit, Page, PaginationB, Timestamp,
  * Every kind of event of the activity log and the change that writes it. Names follow the
  * original marketplace's clients where they have one (`listed`, `offer_made`, `sale`, `mint`-era
  * `registration`, `renewal`, `transfer`); `offer_cancelled` is an offer its buyer withdrew
- * (status `rejected` in the interface's terms).
+ * (status `rejected` in the interface's terms); `listing_restored` and `offer_restored` (the
+ * original has no word for them) an unfunded order live again because the funds, the approval
+ * or the name came back.
  */
 export const ACTIVITY_EVENT_TYPES = [
-  'listed', 'listing_updated', 'listing_cancelled', 'listing_expired', 'listing_unfunded', 'sale',
-  'offer_made', 'offer_updated', 'offer_accepted', 'offer_cancelled', 'offer_expired', 'offer_unfunded',
+  'listed', 'listing_updated', 'listing_cancelled', 'listing_expired', 'listing_unfunded', 'listing_restored', 'sale',
+  'offer_made', 'offer_updated', 'offer_accepted', 'offer_cancelled', 'offer_expired', 'offer_unfunded', 'offer_restored',
   'registration', 'renewal', 'transfer', 'grace_started', 'released', 'vote',
 ] as const;
 export type ActivityEventType = (typeof ACTIVITY_EVENT_TYPES)[number];

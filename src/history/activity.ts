@@ -25,11 +25,14 @@ export interface ActivityInput {
   at?: Date;
 }
 
+/** The columns of activity_events_chain_idx (0022): one event per log, name, type and order. */
+const CHAIN_KEY = sql`transaction_hash, log_index, ens_name_id, event_type, (coalesce(metadata->>'listing_id', metadata->>'offer_id', ''))`;
+
 /**
  * Appends events to the log inside the caller's transaction, so an event exists exactly when the
  * change that caused it committed. Chain events (with a transaction hash and log index) are
- * unique per name and type, so a replayed block range appends nothing. Returns how many rows
- * were appended.
+ * unique per name, type and order (metadata `listing_id` / `offer_id`), so a replayed block range
+ * appends nothing. Returns how many rows were appended.
  */
 export async function recordActivity(trx: Executor, events: ActivityInput | readonly ActivityInput[]): Promise<number> {
   const list = Array.isArray(events) ? (events as readonly ActivityInput[]) : [events as ActivityInput];
@@ -51,7 +54,7 @@ export async function recordActivity(trx: Executor, events: ActivityInput | read
       created_at: e.at,
     })))
     .onConflict((oc) => oc
-      .columns(['transaction_hash', 'log_index', 'ens_name_id', 'event_type'])
+      .expression(CHAIN_KEY)
       .where(sql<boolean>`transaction_hash IS NOT NULL AND log_index IS NOT NULL`)
       .doNothing())
     .executeTakeFirst();

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/client.js';
 import type { ListingStatus, OfferStatus } from '../db/schema.js';
+import type { ChainLog } from '../sync/order-effects.js';
 import { recordMoves, type ListingMove, type MoveCause, type OfferMove } from './effects.js';
 import { lockNames, type LockedName } from './locks.js';
 import { LISTING_AUTOMATIC_MOVES, movesInto, OFFER_AUTOMATIC_MOVES } from './moves.js';
@@ -9,6 +10,7 @@ import { recalculateHighestOffer, refreshListingSummary } from './summaries.js';
 /**
  * Orders that end without a trade, set-based: cancelled on chain (by hash or by counter) and past
  * their end time (the expiry sweep). Same lock order as every move: name rows first, in id order.
+ * Moves (and their events) are recorded in order id order.
  */
 
 export interface CancelResult {
@@ -30,7 +32,7 @@ interface OfferRef { id: number; ens_name_id: number; buyer_address: string; off
 async function endOrders(
   trx: Executor,
   found: { listings: ListingRef[]; offers: OfferRef[] },
-  to: { listing: ListingStatus; offer: OfferStatus; cause: MoveCause; guard?: RawBuilder<boolean> },
+  to: { listing: ListingStatus; offer: OfferStatus; cause: MoveCause; guard?: RawBuilder<boolean>; chain?: ChainLog },
 ): Promise<CancelResult> {
   const { listings: dueListings, offers: dueOffers } = found;
   if (dueListings.length === 0 && dueOffers.length === 0) return { listings: 0, offers: 0 };
@@ -61,9 +63,10 @@ async function endOrders(
   };
   for (const id of new Set(ended.listings.map((l) => l.ens_name_id))) await refreshListingSummary(trx, id);
   for (const id of new Set(ended.offers.map((o) => o.ens_name_id))) await recalculateHighestOffer(trx, id);
+  const chain = to.chain === undefined ? {} : { chain: to.chain };
   await recordMoves(trx, [
-    ...ended.listings.map((l) => listingMove(l, to.listing, to.cause, names)),
-    ...ended.offers.map((o) => offerMove(o, to.offer, to.cause, names)),
+    ...ended.listings.map((l) => ({ ...listingMove(l, to.listing, to.cause, names), ...chain })),
+    ...ended.offers.map((o) => ({ ...offerMove(o, to.offer, to.cause, names), ...chain })),
   ]);
   return { listings: ended.listings.length, offers: ended.offers.length };
 }
@@ -87,30 +90,41 @@ const CANCELLED = { listing: 'cancelled', offer: 'rejected', cause: 'chain_cance
 /**
  * Orders cancelled on chain (Seaport `OrderCancelled`): listings active/unfunded → cancelled,
  * offers pending/unfunded → rejected (the offer status for a withdrawn offer). Orders in a final
- * status stay as they are. Hashes are matched lower-case.
+ * status stay as they are. Hashes are matched lower-case. `log`, the cancel's log, goes on the
+ * activity events.
  */
-export async function cancelOrdersByHash(trx: Executor, orderHashes: readonly string[]): Promise<CancelResult> {
+export async function cancelOrdersByHash(trx: Executor, orderHashes: readonly string[], log?: ChainLog): Promise<CancelResult> {
   const hashes = [...new Set(orderHashes.map((h) => h.toLowerCase()))];
   if (hashes.length === 0) return { listings: 0, offers: 0 };
   const [listings, offers] = await Promise.all([
-    trx.selectFrom('listings').select(LISTING_ROW).where('order_hash', 'in', hashes).execute(),
-    trx.selectFrom('offers').select(OFFER_ROW).where('order_hash', 'in', hashes).execute(),
+    trx.selectFrom('listings').select(LISTING_ROW).where('order_hash', 'in', hashes).orderBy('id').execute(),
+    trx.selectFrom('offers').select(OFFER_ROW).where('order_hash', 'in', hashes).orderBy('id').execute(),
   ]);
-  return endOrders(trx, { listings, offers }, CANCELLED);
+  return endOrders(trx, { listings, offers }, { ...CANCELLED, chain: log });
+}
+
+/** Which of `orderHashes` are listings or offers of our book (lower-case; by the unique order_hash indexes). */
+export async function storedOrderHashes(db: Executor, orderHashes: readonly string[]): Promise<Set<string>> {
+  const hashes = [...new Set(orderHashes.map((h) => h.toLowerCase()))];
+  if (hashes.length === 0) return new Set();
+  const rows = await db.selectFrom('listings').select('order_hash').where('order_hash', 'in', hashes)
+    .unionAll(db.selectFrom('offers').select('order_hash').where('order_hash', 'in', hashes))
+    .execute();
+  return new Set(rows.map((r) => r.order_hash));
 }
 
 /**
  * Seaport `CounterIncremented(newCounter, offerer)`: every open order of the offerer signed with a
  * lower counter can no longer be filled; listings → cancelled, offers → rejected.
  */
-export async function cancelOrdersByCounter(trx: Executor, offerer: string, newCounter: bigint): Promise<CancelResult> {
+export async function cancelOrdersByCounter(trx: Executor, offerer: string, newCounter: bigint, log?: ChainLog): Promise<CancelResult> {
   const who = offerer.toLowerCase();
   const stale = sql<boolean>`coalesce((order_data->'parameters'->>'counter')::numeric, 0) < ${newCounter.toString()}::numeric`;
   const [listings, offers] = await Promise.all([
-    trx.selectFrom('listings').select(LISTING_ROW).where('seller_address', '=', who).where('status', 'in', movesInto(LISTING_AUTOMATIC_MOVES, 'cancelled')).where(stale).execute(),
-    trx.selectFrom('offers').select(OFFER_ROW).where('buyer_address', '=', who).where('status', 'in', movesInto(OFFER_AUTOMATIC_MOVES, 'rejected')).where(stale).execute(),
+    trx.selectFrom('listings').select(LISTING_ROW).where('seller_address', '=', who).where('status', 'in', movesInto(LISTING_AUTOMATIC_MOVES, 'cancelled')).where(stale).orderBy('id').execute(),
+    trx.selectFrom('offers').select(OFFER_ROW).where('buyer_address', '=', who).where('status', 'in', movesInto(OFFER_AUTOMATIC_MOVES, 'rejected')).where(stale).orderBy('id').execute(),
   ]);
-  return endOrders(trx, { listings, offers }, CANCELLED);
+  return endOrders(trx, { listings, offers }, { ...CANCELLED, chain: log });
 }
 
 export interface ExpirySweepResult {

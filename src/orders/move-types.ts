@@ -1,4 +1,5 @@
 import type { ListingStatus, OfferStatus } from '../db/schema.js';
+import type { ChainLog } from '../sync/order-effects.js';
 
 /** What an order move is: the input of recordMoves (effects.ts) and what it derives (notices, activity). */
 
@@ -20,6 +21,8 @@ interface MoveBase {
   name: string | undefined;
   cause: MoveCause;
   currency: string;
+  /** The log that caused the move (chain cancels): its activity event carries it. */
+  chain?: ChainLog;
 }
 
 export interface ListingMove extends MoveBase {

@@ -1,4 +1,4 @@
-import { cancelOrdersByCounter, cancelOrdersByHash } from './endings.js';
+import { cancelOrdersByCounter, cancelOrdersByHash, storedOrderHashes } from './endings.js';
 import { markListingSold, markOfferAccepted, onOwnershipChanged } from './state.js';
 import { recordForeignSale } from './effects.js';
 import type { OrderEffects } from '../sync/order-effects.js';
@@ -20,11 +20,14 @@ export function marketplaceOrderEffects(): OrderEffects {
     async foreignSale(trx, sale) {
       await recordForeignSale(trx, sale);
     },
-    async orderCancelled(trx, orderHash) {
-      await cancelOrdersByHash(trx, [orderHash]);
+    async storedOrderHashes(db, orderHashes) {
+      return storedOrderHashes(db, orderHashes);
     },
-    async counterIncremented(trx, offerer, newCounter) {
-      await cancelOrdersByCounter(trx, offerer, newCounter);
+    async orderCancelled(trx, orderHash, _offerer, log) {
+      await cancelOrdersByHash(trx, [orderHash], log);
+    },
+    async counterIncremented(trx, offerer, newCounter, log) {
+      await cancelOrdersByCounter(trx, offerer, newCounter, log);
     },
   };
 }

@@ -178,11 +178,12 @@ export async function applyEvents(trx: Executor, events: readonly ChainEvent[], 
         break;
       }
       case 'cancelled':
-        await effects.orderCancelled(trx, e.orderHash, e.offerer, now);
+        // no block time read: the hash was no order of ours when the range was read (one stored since ends now)
+        await effects.orderCancelled(trx, e.orderHash, e.offerer, { txHash: e.tx, block: e.block, logIndex: e.logIndex, at: ctx.blockTimes.get(e.block) ?? now });
         counts.cancellations++;
         break;
       case 'counter':
-        await effects.counterIncremented(trx, e.offerer, e.newCounter, now);
+        await effects.counterIncremented(trx, e.offerer, e.newCounter, { txHash: e.tx, block: e.block, logIndex: e.logIndex, at: timeOf(e.block) });
         counts.cancellations++;
         break;
       default: {

@@ -87,8 +87,10 @@ export async function syncEvents(
     }
 
     const events = logs.map((l) => decodeLog(l, contracts)).filter((e): e is ChainEvent => e !== undefined && (e.kind !== 'fulfilled' || isEnsFill(e, contracts)));
-    // Transfers too: the activity log dates each ownership change by its block.
-    const needTime = events.filter((e) => e.kind !== 'cancelled' && e.kind !== 'counter');
+    // Transfers too: the activity log dates each ownership change by its block; and the cancels
+    // that end an order of ours (Seaport's cancels of every collection are read).
+    const ours = await effects.storedOrderHashes(deps.db, events.flatMap((e) => (e.kind === 'cancelled' ? [e.orderHash] : [])));
+    const needTime = events.filter((e) => e.kind !== 'cancelled' || ours.has(e.orderHash.toLowerCase()));
     const needSender = events.filter((e) => e.kind === 'renewed' || e.kind === 'renewal-referred');
     const [blockTimes, txSenders] = await Promise.all([
       reader.blockTimes(needTime.map((e) => e.block)),

@@ -1,5 +1,14 @@
 import type { Executor } from '../db/client.js';
 
+/** The log an order event came from: what its activity event carries, as a sale's does. */
+export interface ChainLog {
+  txHash: string;
+  block: number;
+  logIndex: number;
+  /** the block's time */
+  at: Date;
+}
+
 /** A Seaport order of our book (a listing or an offer of an ENS name) filled on chain. */
 export interface OrderFill {
   /** id of the listing (side 'listing') or the offer (side 'offer') */
@@ -40,8 +49,13 @@ export interface OrderEffects {
    * marketplace tells people of a sale (today the name's watchers).
    */
   foreignSale?(trx: Executor, sale: { ensNameId: number; seller: string; buyer: string; priceWei: string; currency: string; txHash: string }): Promise<void>;
+  /**
+   * Which of these order hashes (lower-case) are orders of our book. The sync reads every Seaport
+   * cancel; it fetches the block time (for the activity event) only of those that end one of ours.
+   */
+  storedOrderHashes(db: Executor, orderHashes: readonly string[]): Promise<Set<string>>;
   /** An order was cancelled on chain (OrderCancelled). */
-  orderCancelled(trx: Executor, orderHash: string, offerer: string, at: Date): Promise<void>;
+  orderCancelled(trx: Executor, orderHash: string, offerer: string, log: ChainLog): Promise<void>;
   /** An offerer raised their Seaport counter: every order signed with a lower counter is void. */
-  counterIncremented(trx: Executor, offerer: string, newCounter: bigint, at: Date): Promise<void>;
+  counterIncremented(trx: Executor, offerer: string, newCounter: bigint, log: ChainLog): Promise<void>;
 }

@@ -19,6 +19,15 @@ async function nameRow(t: TestContext, id: number) {
     .where('id', '=', id).executeTakeFirstOrThrow();
 }
 
+interface Event { event_type: string; actor_address: string | null; price_wei: string | null; metadata: Record<string, unknown> }
+
+/** The name's activity log through GET /activity/:name, oldest first. */
+async function eventsOf(t: TestContext, name: string): Promise<Event[]> {
+  const res = await t.app.inject({ method: 'GET', url: `/api/v1/activity/${name}?limit=100` });
+  assert.equal(res.statusCode, 200, show(res));
+  return (body(res).data.results as Event[]).reverse();
+}
+
 describe('automatic order moves', () => {
   let t: TestContext;
   before(async () => { t = await createTestApp(); });
@@ -69,6 +78,11 @@ describe('automatic order moves', () => {
     row = await db.selectFrom('listings').select(['status', 'unfunded_reason', 'unfunded_at']).where('id', '=', l.id).executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: 'active', unfunded_reason: null, unfunded_at: null });
     assert.equal((await nameRow(t, n.id)).listing_price_wei, (2n * ONE_ETH).toString());
+    const events = await eventsOf(t, 'moved.eth');
+    assert.deepEqual(events.map((e) => [e.event_type, e.actor_address, e.price_wei, e.metadata.listing_id, e.metadata.cause, e.metadata.previous_status]), [
+      ['listing_unfunded', addressOf(0), (2n * ONE_ETH).toString(), l.id, 'ownership', 'active'],
+      ['listing_restored', addressOf(0), (2n * ONE_ETH).toString(), l.id, 'ownership', 'unfunded'],
+    ]);
   });
 
   it('a sold listing records the sale and tells the seller; cancelled orders leave the summaries', async () => {
@@ -158,6 +172,14 @@ describe('funds and ownership re-check against a JSON-RPC server', () => {
     chain.allowances.set(`${WETH}:${buyer}:${seaport}`, ONE_ETH);
     await recheckOrders(t.container, { offerIds: [offer.id] });
     assert.equal((await read()).status, 'pending');
+    // each move one event; checks that moved nothing logged nothing
+    const events = await eventsOf(t, 'funded.eth');
+    assert.deepEqual(events.map((e) => [e.event_type, e.actor_address, e.price_wei, e.metadata.offer_id, e.metadata.cause]), [
+      ['offer_unfunded', buyer, ONE_ETH.toString(), offer.id, 'funds'],
+      ['offer_restored', buyer, ONE_ETH.toString(), offer.id, 'funds'],
+      ['offer_unfunded', buyer, ONE_ETH.toString(), offer.id, 'funds'],
+      ['offer_restored', buyer, ONE_ETH.toString(), offer.id, 'funds'],
+    ]);
   });
 
   it('moves a listing to unfunded when the seller loses the token or the approval, and back', async () => {
@@ -181,6 +203,15 @@ describe('funds and ownership re-check against a JSON-RPC server', () => {
     chain.operators.set(`${registrar}:${addressOf(0)}:${SEAPORT.seaportAddress}`, false);
     await recheckOrders(t.container, { listingIds: [listing.id] });
     assert.deepEqual(await read(), { status: 'unfunded', unfunded_reason: 'not_approved' });
+    const moves = ['listing_unfunded', 'listing_restored', 'listing_unfunded'];
+    assert.deepEqual((await eventsOf(t, 'held.eth')).map((e) => e.event_type), moves);
+
+    // approval back, but the name's recorded owner is someone else now: the listing stays unfunded and logs nothing
+    await db.updateTable('ens_names').set({ owner_address: addressOf(5) }).where('id', '=', n.id).execute();
+    chain.operators.set(`${registrar}:${addressOf(0)}:${SEAPORT.seaportAddress}`, true);
+    assert.equal((await recheckOrders(t.container, { listingIds: [listing.id] })).restored, 0);
+    assert.deepEqual(await read(), { status: 'unfunded', unfunded_reason: 'not_approved' });
+    assert.deepEqual((await eventsOf(t, 'held.eth')).map((e) => e.event_type), moves);
   });
 
   it('a contract wallet (EIP-1271) lists with a signature its contract accepts', async () => {
@@ -212,5 +243,6 @@ describe('funds and ownership re-check against a JSON-RPC server', () => {
     const result = await recheckOrders(t.container, { offerIds: [offer.id] });
     assert.equal(result.failed, 1);
     assert.equal((await db.selectFrom('offers').select('status').where('id', '=', offer.id).executeTakeFirstOrThrow()).status, 'pending');
+    assert.deepEqual(await eventsOf(t, 'flaky.eth'), []);
   });
 });

@@ -81,7 +81,7 @@ describe('50 concurrent mixed moves on one name', () => {
     }
     for (let k = 0; k < 3; k++) {
       const o = pick();
-      moves.push(() => inTrx((trx) => effects.orderCancelled(trx, o.order_hash, addressOf(o.by), new Date())));
+      moves.push(() => inTrx((trx) => effects.orderCancelled(trx, o.order_hash, addressOf(o.by), { txHash: sale(10 + k).txHash, block: 1, logIndex: 10 + k, at: new Date() })));
     }
     moves.push(() => inTrx((trx) => effects.ownerChanged(trx, name.id, addressOf(0), addressOf(0), new Date())));
     for (let k = 0; moves.length < MOVES; k++) moves.push(() => put(offers[k].id, people[offers[k].by], { offerAmountWei: (BigInt(k + 2) * ONE_ETH / 7n).toString() }));

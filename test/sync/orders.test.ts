@@ -161,26 +161,51 @@ describe('event sync and the order book', () => {
     assert.deepEqual(heard.map((x) => [x.ensName, x.metadata.priceWei]), [['juliet.eth', (ONE_ETH / 10n).toString()]]);
   });
 
-  it('OrderCancelled and CounterIncremented cancel our orders', async () => {
+  it('OrderCancelled and CounterIncremented cancel our orders, each with an event carrying its log', async () => {
     const kilo = await createName(t.container.db, 'kilo.eth', { owner: A });
     const listing = await insertListing(t.container.db, 1, kilo.id, 'kilo.eth', ONE_ETH);
     const offer = await insertOffer(t.container.db, 2, kilo.id, 'kilo.eth', ONE_ETH / 2n);
-    chain.emit(50, CONTRACTS.seaport, EVENTS.orderCancelled, { orderHash: listing.order_hash, offerer: A, zone: ZERO });
-    chain.emit(51, CONTRACTS.seaport, EVENTS.counterIncremented, { newCounter: 1n, offerer: B });
+    const second = await insertOffer(t.container.db, 2, kilo.id, 'kilo.eth', ONE_ETH / 4n);
+    const cancel = chain.emit(50, CONTRACTS.seaport, EVENTS.orderCancelled, { orderHash: listing.order_hash, offerer: A, zone: ZERO });
+    const counter = chain.emit(51, CONTRACTS.seaport, EVENTS.counterIncremented, { newCounter: 1n, offerer: B });
     await syncTo(51);
     assert.equal((await getListing(listing.id)).status, 'cancelled');
     assert.equal((await getOffer(offer.id)).status, 'rejected', 'an offer withdrawn on chain is rejected (offers have no cancelled status)');
+    assert.equal((await getOffer(second.id)).status, 'rejected');
+
+    // one event per order, with the transaction, block, log index and block time of the log that cancelled it
+    const events = async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/activity/kilo.eth' });
+      assert.equal(res.statusCode, 200, show(res));
+      const rows = await t.container.db.selectFrom('activity_events').select(['id', 'log_index']).where('ens_name_id', '=', kilo.id).execute();
+      const logIndex = new Map(rows.map((r) => [r.id, r.log_index]));
+      return (body(res).data.results as { id: number; event_type: string; transaction_hash: string; block_number: number; created_at: string; metadata: Record<string, unknown> }[])
+        .reverse().map((e) => [e.event_type, e.metadata.listing_id ?? e.metadata.offer_id, e.transaction_hash, e.block_number, logIndex.get(e.id), e.created_at]);
+    };
+    const at = (block: number) => new Date(chain.timeOf(block) * 1000).toISOString();
+    const expected = [
+      ['listing_cancelled', listing.id, cancel.transactionHash, 50, cancel.logIndex, at(50)],
+      ['offer_cancelled', offer.id, counter.transactionHash, 51, counter.logIndex, at(51)],
+      ['offer_cancelled', second.id, counter.transactionHash, 51, counter.logIndex, at(51)],
+    ];
+    assert.deepEqual(await events(), expected);
+
+    // a cancel of an order already cancelled changes nothing and logs nothing
+    chain.emit(52, CONTRACTS.seaport, EVENTS.orderCancelled, { orderHash: listing.order_hash, offerer: A, zone: ZERO });
+    await syncTo(52);
+    assert.deepEqual(await events(), expected);
   });
 
   it('replaying every event from the start changes nothing', async () => {
     const count = async () => ({
       sales: (await t.container.db.selectFrom('sales').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
       notifications: (await t.container.db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+      activity: (await t.container.db.selectFrom('activity_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
       owners: await t.container.db.selectFrom('ens_names').select(['name', 'owner_address']).orderBy('name').execute(),
     });
     const before = await count();
     await t.container.db.deleteFrom('sync_state').where('key', '=', 'events').execute();
-    const result = await syncTo(51);
+    const result = await syncTo(52);
     assert.ok(result.ranges > 0, 'the events were read again');
     assert.deepEqual(await count(), before);
   });
