@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +49,8 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     connectionTimeoutMillis: options.timeoutMs || DEFAULT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
+    // Prepared statements (see `prepared`) are planned per execution with their actual values.
+    options: '-c plan_cache_mode=force_custom_plan',
   });
   // Queries are bounded by the client only where the server bounds them too; a pool for long
   // statements (the seed's) gets its statement timeout plus the client's margin.
@@ -87,7 +90,13 @@ function timedPool(pool: pg.Pool): PostgresPool {
         if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
         if (broken) return Promise.reject(new DatabaseTimeoutError('the database did not answer an earlier query on this connection'));
         if (/^\s*set\s+(local\s+)?statement_timeout/i.test(sqlOrCursor)) limit = 0;
-        const running = client.query(sqlOrCursor, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<R>>;
+        const running = (client.query(prepared(client, sqlOrCursor, parameters as unknown[])) as unknown as Promise<PostgresQueryResult<R>>)
+          .catch((err: unknown) => {
+            // A table changed under a statement this connection prepared (a migration by another
+            // process): the connection is dropped on release, its successor prepares afresh.
+            if ((err as { code?: unknown }).code === '0A000') broken = true;
+            throw err;
+          });
         if (limit <= 0) return running;
         let timer: NodeJS.Timeout | undefined;
         const timedOut = new Promise<never>((_resolve, reject) => {
@@ -102,6 +111,36 @@ function timedPool(pool: pg.Pool): PostgresPool {
       return { query, release: () => client.release(broken) };
     },
   };
+}
+
+/** Distinct statements one connection prepares at most; later new ones run unnamed. */
+const PREPARED_PER_CONNECTION = 500;
+const preparedBy = new WeakMap<pg.PoolClient, Set<string>>();
+const names = new Map<string, string>();
+
+/**
+ * The query as a named (prepared) statement: PostgreSQL parses and analyses each distinct
+ * parameterized text once per connection instead of on every request, which costs more than
+ * running most of our indexed queries. Plans are still made per execution with the actual values
+ * (`plan_cache_mode = force_custom_plan`, set on every connection by createPool), so a skewed
+ * value never gets a generic plan. Texts without parameters (multi-statement scripts, SET,
+ * BEGIN) stay unnamed.
+ */
+function prepared(client: pg.PoolClient, text: string, values: unknown[]): pg.QueryConfig {
+  if (values.length === 0) return { text, values };
+  let name = names.get(text);
+  if (name === undefined) {
+    if (names.size >= 10_000) names.clear();
+    name = `k${createHash('sha1').update(text).digest('base64url')}`;
+    names.set(text, name);
+  }
+  let mine = preparedBy.get(client);
+  if (!mine) preparedBy.set(client, (mine = new Set()));
+  if (!mine.has(name)) {
+    if (mine.size >= PREPARED_PER_CONNECTION) return { text, values };
+    mine.add(name);
+  }
+  return { name, text, values };
 }
 
 export function createDb(pool: pg.Pool): Db {
