@@ -18,7 +18,7 @@
  * non-2xx answer); missed targets only print.
  * With no DATABASE_URL it uses the embedded PostgreSQL in DATA_DIR, as the server does.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
@@ -188,6 +188,9 @@ function stopped(child: ChildProcess): Promise<void> {
 }
 
 const tsx = ['--import', 'tsx'];
+// The service as `npm start` runs it: compiled by scripts/build.mjs, with its heap limit.
+const serverEntry = execFileSync(process.execPath, ['scripts/build.mjs'], { encoding: 'utf8' }).trim();
+const startArgs = [`--max-old-space-size=${process.env.NODE_HEAP_MB ?? '256'}`];
 
 async function bareServer(): Promise<{ port: number; child: ChildProcess }> {
   const child = spawn(process.execPath, [...tsx, 'bench/bare.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -264,7 +267,7 @@ const bare = await bareServer();
 try {
   for (const workers of workerCounts) {
     const port = await freePort();
-    const server = spawn(process.execPath, [...tsx, 'src/server.ts'], {
+    const server = spawn(process.execPath, [...startArgs, serverEntry], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, DATABASE_URL: container.databaseUrl, PORT: String(port), HOST: '127.0.0.1', WEB_CONCURRENCY: String(workers), JOBS_ENABLED: 'false', SEED_ON_EMPTY: 'false', LOG_LEVEL: 'warn' },
     });
