@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../db/client.js';
 import type { ListingStatus } from '../db/schema.js';
-import { countOfParts, pageIdsOfParts } from './status-parts.js';
+import { countOfParts, pageOfParts } from './status-parts.js';
 
 /** A listing joined with its name, as the API shows it (status already accounts for the end time). */
 export interface ListingRow {
@@ -97,11 +97,12 @@ export async function listListings(db: Executor, f: ListingFilters, sort: Listin
   const column = { price: 'l.value_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
   const parts = statusParts(f.status).map((part) =>
     filtered(db, f, part).select(['l.id', sql.ref(column[sort]).as('k')]).orderBy(column[sort], order).orderBy('l.id', order));
-  const ids = await pageIdsOfParts(db, parts, order, limit, offset);
-  if (ids.length === 0) return [];
-  const rows = await findListingsByIds(db, ids);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  const page = pageOfParts(db, parts, order, limit, offset).as('pg');
+  const rows = await withName(db).innerJoin(page, 'pg.id', 'l.id')
+    .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])
+    .orderBy('pg.k', order).orderBy('pg.id', order)
+    .execute();
+  return rows as ListingRow[];
 }
 
 /** How many listings match, counting at most `cap` (+1 tells "more than cap") per status part. */

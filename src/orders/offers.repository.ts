@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../db/client.js';
 import type { OfferStatus } from '../db/schema.js';
-import { countOfParts, pageIdsOfParts } from './status-parts.js';
+import { countOfParts, pageOfParts } from './status-parts.js';
 
 /** An offer joined with its name, as the API shows it (status already accounts for the end time). */
 export interface OfferRow {
@@ -91,10 +91,15 @@ export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort,
   const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
   const parts = statusParts(f.status).map((part) =>
     filtered(db, f, part).select(['o.id', sql.ref(column).as('k')]).orderBy(column, order).orderBy('o.id', order));
-  const ids = await pageIdsOfParts(db, parts, order, limit, offset);
-  const rows = await findOffersByIds(db, ids);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  const page = pageOfParts(db, parts, order, limit, offset).as('pg');
+  const rows = await db
+    .selectFrom('offers as o')
+    .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
+    .innerJoin(page, 'pg.id', 'o.id')
+    .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])
+    .orderBy('pg.k', order).orderBy('pg.id', order)
+    .execute();
+  return rows as OfferRow[];
 }
 
 /** How many offers match, counting at most `cap` (+1 tells "more than cap") per status part. */

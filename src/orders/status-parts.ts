@@ -8,24 +8,26 @@ import type { Executor } from '../db/client.js';
  * range needs a sort of the whole table. Shared by listings and offers.
  */
 
-/** One page of ids: each part selects `id` and its sort key `k`, already ordered. */
-export async function pageIdsOfParts<DB, TB extends keyof DB>(
+/**
+ * One page of `{id, k}` as a subquery, not run: each part selects `id` and its sort key `k`,
+ * already ordered. The caller joins its rows to the page and orders by `k`, then `id`, so a page
+ * and its rows are one round trip.
+ */
+export function pageOfParts<DB, TB extends keyof DB>(
   db: Executor,
   parts: SelectQueryBuilder<DB, TB, { id: number; k: unknown }>[],
   order: 'asc' | 'desc',
   limit: number,
   offset: number,
-): Promise<number[]> {
-  if (parts.length === 1) return (await parts[0].limit(limit).offset(offset).execute()).map((r) => r.id);
-  const merged = await db
+) {
+  if (parts.length === 1) return parts[0].limit(limit).offset(offset);
+  return db
     .selectFrom(parts.map((p, i) => db.selectFrom(p.limit(offset + limit).as(`p${i}`)).select(['id', 'k'])).reduce((all, p) => all.unionAll(p)).as('u'))
     .select(['u.id', 'u.k'])
     .orderBy('u.k', order)
     .orderBy('u.id', order)
     .limit(limit)
-    .offset(offset)
-    .execute();
-  return merged.map((r) => r.id);
+    .offset(offset) as unknown as SelectQueryBuilder<DB, TB, { id: number; k: unknown }>;
 }
 
 /** How many rows the parts match, counting at most `cap` (+1 tells "more than cap") per part. */
