@@ -49,8 +49,6 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     connectionTimeoutMillis: options.timeoutMs || DEFAULT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
-    // Prepared statements (see `prepared`) are planned per execution with their actual values.
-    options: '-c plan_cache_mode=force_custom_plan',
   });
   // Queries are bounded by the client only where the server bounds them too; a pool for long
   // statements (the seed's) gets its statement timeout plus the client's margin.
@@ -59,6 +57,10 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
   timeouts.set(pool, statementMs <= 0 || timeoutMs <= 0 ? 0 : statementMs <= timeoutMs ? timeoutMs : statementMs + timeoutMs);
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Prepared statements (see `prepared`) are planned per execution with their actual values. A
+  // SET rather than the `options` start-up parameter, which an `options` in the URL would replace;
+  // it is queued ahead of the client's first query.
+  pool.on('connect', (client) => void client.query('SET plan_cache_mode = force_custom_plan').catch(() => {}));
   return pool;
 }
 
