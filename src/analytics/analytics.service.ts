@@ -43,11 +43,11 @@ export class AnalyticsService {
   }
 
   private async saleSums(window: Window, clubs: ClubFilter): Promise<RollupSums> {
-    return (await sumRollups(this.deps.db, { kind: 'sale', window, clubs }))[0];
+    return (await sumRollups(this.deps.db, { kind: 'sale', window, clubs, fields: ['count', 'eth_count', 'volume_wei', 'max_wei', 'min_wei'] }))[0];
   }
 
   private async count(kind: 'vote' | 'offer' | 'listing' | 'view' | 'watch', window: Window, clubs: ClubFilter): Promise<number> {
-    return (await sumRollups(this.deps.db, { kind, window, clubs }))[0].count;
+    return (await sumRollups(this.deps.db, { kind, window, clubs, fields: ['count'] }))[0].count;
   }
 
   async market(period: AnalyticsPeriod) {

@@ -3,7 +3,7 @@ import { cached } from '../infra/cache.js';
 import { DAY, HOUR } from '../lib/time.js';
 import { chartWindowOf, echoClubFilter, parseClubFilter, type ChartPeriod } from './periods.js';
 import type { RollupKind } from './rollups.js';
-import { averageWei, firstBucket, sumRollups, type RollupSums } from './rollups.repository.js';
+import { averageWei, firstBucket, sumRollups, type RollupSums, type SumQuery } from './rollups.repository.js';
 
 export type ChartKind = 'sales' | 'volume' | 'listings' | 'offers' | 'registrations';
 
@@ -46,15 +46,15 @@ export class ChartsService {
   constructor(private readonly deps: Pick<Deps, 'db' | 'cache'>) {}
 
   counts(kind: 'sales' | 'listings' | 'offers', period: ChartPeriod, club: string | undefined): Promise<Chart<CountPoint>> {
-    return this.chart(ROLLUP_OF[kind], period, club, (date, s) => ({ date, total: s?.count ?? 0, grails: s?.grails ?? 0, opensea: s?.opensea ?? 0 }));
+    return this.chart(ROLLUP_OF[kind], period, club, ['count', 'grails', 'opensea'], (date, s) => ({ date, total: s?.count ?? 0, grails: s?.grails ?? 0, opensea: s?.opensea ?? 0 }));
   }
 
   volume(period: ChartPeriod, club: string | undefined): Promise<Chart<VolumePoint>> {
-    return this.chart('sale', period, club, (date, s) => ({ date, total: s?.volume_wei ?? '0', grails: s?.volume_grails_wei ?? '0', opensea: s?.volume_opensea_wei ?? '0' }), 'volume');
+    return this.chart('sale', period, club, ['volume_wei', 'volume_grails_wei', 'volume_opensea_wei'], (date, s) => ({ date, total: s?.volume_wei ?? '0', grails: s?.volume_grails_wei ?? '0', opensea: s?.volume_opensea_wei ?? '0' }), 'volume');
   }
 
   registrations(period: ChartPeriod, club: string | undefined): Promise<Chart<RegistrationPoint>> {
-    return this.chart('registration', period, club, (date, s) => ({
+    return this.chart('registration', period, club, ['count', 'volume_wei', 'base_cost_wei', 'premium_wei', 'premium_count'], (date, s) => ({
       date,
       count: s?.count ?? 0,
       total_cost_wei: s?.volume_wei ?? '0',
@@ -65,13 +65,14 @@ export class ChartsService {
     }));
   }
 
-  private async chart<P>(kind: RollupKind, period: ChartPeriod, club: string | undefined, point: (date: string, s: RollupSums | undefined) => P, variant = ''): Promise<Chart<P>> {
+  /** `fields`: the sums the points use (each chart reads only its own). */
+  private async chart<P>(kind: RollupKind, period: ChartPeriod, club: string | undefined, fields: SumQuery['fields'], point: (date: string, s: RollupSums | undefined) => P, variant = ''): Promise<Chart<P>> {
     const filter = parseClubFilter([club], 'query.club');
     const window = chartWindowOf(period);
     const key = `charts:${kind}${variant}:${period}:${window.end.toISOString()}:${JSON.stringify(filter)}`;
     return cached(this.deps.cache, key, CACHE_SECONDS, async () => {
       const start = window.start ?? (await firstBucket(this.deps.db, kind)) ?? window.end;
-      const sums = await sumRollups(this.deps.db, { kind, window: { ...window, start }, clubs: filter, groupBy: 'bucket' });
+      const sums = await sumRollups(this.deps.db, { kind, window: { ...window, start }, clubs: filter, groupBy: 'bucket', fields });
       const byBucket = new Map(sums.map((s) => [s.key as string, s]));
       const step = window.grain === 'hour' ? HOUR : DAY;
       const points: P[] = [];

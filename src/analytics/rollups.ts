@@ -3,19 +3,21 @@ import type { Db, Executor } from '../db/client.js';
 import { ZERO_ADDRESS } from '../lib/address.js';
 
 /**
- * The market rollups (migrations 0010 and 0021): hourly and daily sums per kind, source, club set,
- * price band and label length. Kinds: sales, listings created, offers made, registrations, vote
- * casts, name page views (one per name, viewer and day, in the hour it was first counted) and
- * watchlist entries still held (in the hour they were added). A refresh recomputes exactly the hours that triggers marked dirty (rows written,
- * deleted, or whose name changed clubs) from the raw rows, then the days containing them from the
- * hourly rows, in one transaction: readers see the previous sums until it commits.
+ * The market rollups (migrations 0010, 0021 and 0024): hourly, daily and monthly sums per kind,
+ * source, club set, price band and label length. Kinds: sales, listings created, offers made,
+ * registrations, vote casts, name page views (one per name, viewer and day, in the hour it was first
+ * counted) and watchlist entries still held (in the hour they were added). Long periods sum whole
+ * months from the monthly rows (a fifteenth of the daily ones). A refresh recomputes exactly the
+ * hours that triggers marked dirty (rows written, deleted, or whose name changed clubs) from the raw
+ * rows, then the days and months containing them from the finer rows, in one transaction: readers
+ * see the previous sums until it commits.
  */
 export const ROLLUP_KINDS = ['sale', 'listing', 'offer', 'registration', 'vote', 'view', 'watch'] as const;
 export type RollupKind = (typeof ROLLUP_KINDS)[number];
 export type Grain = 'hour' | 'day';
 
 export interface MarketRollupsTable {
-  grain: Grain;
+  grain: Grain | 'month';
   kind: RollupKind;
   bucket: Date;
   source: string;
@@ -111,35 +113,50 @@ function hourlyOf(kind: RollupKind, eth: readonly string[], hour: RawBuilder<unk
 }
 
 const COLUMNS = sql`grain, kind, bucket, source, clubs, band, name_length, count, eth_count, volume_wei, max_wei, min_wei, base_cost_wei, premium_wei, premium_count`;
+/** The sums of finer rows into a coarser one (hours into a day, days into a month). */
+const ROLLED = sql`sum(count), sum(eth_count), sum(volume_wei), max(max_wei), min(min_wei), sum(base_cost_wei), sum(premium_wei), sum(premium_count)`;
 
-/** Recomputes one kind's hourly rows for `hours`, then its daily rows for the days holding them. */
+/** Recomputes one kind's hourly rows for `hours`, then its daily and monthly rows for the days and months holding them. */
 async function recompute(trx: Executor, kind: RollupKind, hours: readonly Date[], params: RollupParams): Promise<number> {
   const { time, where } = TIME_COLUMN[kind];
   const hourList = hours.map((h) => h.toISOString());
   await sql`DELETE FROM market_rollups WHERE grain = 'hour' AND kind = ${kind} AND bucket = ANY(${hourList}::timestamptz[])`.execute(trx);
-  const select = hourlyOf(kind, ethOf(params), sql`h.hour`);
-  // The raw rows of each dirty hour by an index range scan per hour (sales_sold_at_idx and so on).
-  await sql`
-    INSERT INTO market_rollups (${COLUMNS})
-    SELECT 'hour', ${kind}, x.hour, x.source, x.clubs, x.band, x.name_length, x.count, x.eth_count, x.volume_wei, x.max_wei, x.min_wei,
-           x.base_cost_wei, x.premium_wei, x.premium_count
-    FROM unnest(${hourList}::timestamptz[]) h(hour)
-    CROSS JOIN LATERAL (
-      ${select}
-      WHERE ${time} >= h.hour AND ${time} < h.hour + interval '1 hour' AND ${where}
-      GROUP BY 1, 2, 3, 4, 5
-    ) x
-    WHERE x.count > 0
-  `.execute(trx);
+  // The raw rows of each dirty hour by an index range scan (sales_sold_at_idx and so on), one
+  // statement per hour: planned with the hour's value, the range is sized from the statistics and
+  // joined to its names one by one. (One statement over all hours planned the range with a default
+  // guess; for a million names' views that meant hashing every name, every minute.)
+  for (const hour of hourList) {
+    const at = sql`${hour}::timestamptz`;
+    await sql`
+      INSERT INTO market_rollups (${COLUMNS})
+      SELECT 'hour', ${kind}, x.hour, x.source, x.clubs, x.band, x.name_length, x.count, x.eth_count, x.volume_wei, x.max_wei, x.min_wei,
+             x.base_cost_wei, x.premium_wei, x.premium_count
+      FROM (
+        ${hourlyOf(kind, ethOf(params), at)}
+        WHERE ${time} >= ${at} AND ${time} < ${at} + interval '1 hour' AND ${where}
+        GROUP BY 1, 2, 3, 4, 5
+      ) x
+      WHERE x.count > 0
+    `.execute(trx);
+  }
   const days = [...new Set(hours.map((h) => startOfUtcDay(h).toISOString()))];
   await sql`DELETE FROM market_rollups WHERE grain = 'day' AND kind = ${kind} AND bucket = ANY(${days}::timestamptz[])`.execute(trx);
   await sql`
     INSERT INTO market_rollups (${COLUMNS})
-    SELECT 'day', kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length, sum(count), sum(eth_count), sum(volume_wei),
-           max(max_wei), min(min_wei), sum(base_cost_wei), sum(premium_wei), sum(premium_count)
+    SELECT 'day', kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length, ${ROLLED}
     FROM unnest(${days}::timestamptz[]) d(day)
     JOIN market_rollups r ON r.grain = 'hour' AND r.kind = ${kind} AND r.bucket >= d.day AND r.bucket < d.day + interval '1 day'
     GROUP BY kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length
+  `.execute(trx);
+  const months = [...new Set(hours.map((h) => startOfUtcMonth(h).toISOString()))];
+  await sql`DELETE FROM market_rollups WHERE grain = 'month' AND kind = ${kind} AND bucket = ANY(${months}::timestamptz[])`.execute(trx);
+  await sql`
+    INSERT INTO market_rollups (${COLUMNS})
+    SELECT 'month', kind, m.month, source, clubs, band, name_length, ${ROLLED}
+    FROM unnest(${months}::timestamptz[]) m(month)
+    JOIN market_rollups r ON r.grain = 'day' AND r.kind = ${kind} AND r.bucket >= m.month
+      AND r.bucket < (m.month AT TIME ZONE 'UTC' + interval '1 month') AT TIME ZONE 'UTC'
+    GROUP BY kind, m.month, source, clubs, band, name_length
   `.execute(trx);
   return hours.length;
 }
@@ -148,8 +165,8 @@ const ethOf = (params: RollupParams): string[] => [ZERO_ADDRESS, params.wethAddr
 
 /**
  * Rebuilds one kind's rows from all its raw rows: one grouped pass over the table for the hours,
- * one over those hours for the days (the per-hour path above would do an index scan per hour,
- * which for years of history is far slower).
+ * one over those hours for the days and one over the days for the months (the per-hour path above
+ * would do an index scan per hour, which for years of history is far slower).
  */
 async function recomputeAll(trx: Executor, kind: RollupKind, params: RollupParams): Promise<number> {
   const { time, where } = TIME_COLUMN[kind];
@@ -166,16 +183,25 @@ async function recomputeAll(trx: Executor, kind: RollupKind, params: RollupParam
   `.execute(trx);
   await sql`
     INSERT INTO market_rollups (${COLUMNS})
-    SELECT 'day', kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length, sum(count), sum(eth_count), sum(volume_wei),
-           max(max_wei), min(min_wei), sum(base_cost_wei), sum(premium_wei), sum(premium_count)
+    SELECT 'day', kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length, ${ROLLED}
     FROM market_rollups WHERE grain = 'hour' AND kind = ${kind}
     GROUP BY kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length
+  `.execute(trx);
+  await sql`
+    INSERT INTO market_rollups (${COLUMNS})
+    SELECT 'month', kind, date_trunc('month', bucket, 'UTC'), source, clubs, band, name_length, ${ROLLED}
+    FROM market_rollups WHERE grain = 'day' AND kind = ${kind}
+    GROUP BY kind, date_trunc('month', bucket, 'UTC'), source, clubs, band, name_length
   `.execute(trx);
   return (await sql<{ hours: number }>`SELECT count(DISTINCT bucket)::int AS hours FROM market_rollups WHERE grain = 'hour' AND kind = ${kind}`.execute(trx)).rows[0]?.hours ?? 0;
 }
 
 export function startOfUtcDay(d: Date): Date {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+}
+
+export function startOfUtcMonth(d: Date): Date {
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
 }
 
 export interface RollupRefreshResult {

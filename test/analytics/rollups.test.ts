@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { clubName, E, ETH, listing, offer, registration, sale, USDC, user, voteEvent, watch, WETH } from '../helpers/analytics.js';
-import { refreshRollups, PRICE_BANDS } from '../../src/analytics/index.js';
+import { refreshRollups, PRICE_BANDS, ROLLUP_KINDS } from '../../src/analytics/index.js';
+import { windowOf, type ClubFilter } from '../../src/analytics/periods.js';
+import { sumRollups } from '../../src/analytics/rollups.repository.js';
 import { viewCounterOf } from '../../src/history/index.js';
 import { DAY, HOUR } from '../../src/lib/time.js';
 
@@ -19,8 +21,7 @@ async function directAggregate(t: TestContext): Promise<Row[]> {
   const eth = new Set([ETH, WETH]);
   const out = new Map<string, Row & { count: number }>();
   const add = (grain: string, kind: string, at: Date, source: string, nameId: number, band: number, len: number, m: { eth?: bigint; cost?: bigint; premium?: bigint; counts?: boolean }) => {
-    const step = grain === 'hour' ? HOUR : DAY;
-    const bucket = new Date(Math.floor(at.getTime() / step) * step).toISOString();
+    const bucket = (grain === 'month' ? new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)) : new Date(Math.floor(at.getTime() / (grain === 'hour' ? HOUR : DAY)) * (grain === 'hour' ? HOUR : DAY))).toISOString();
     const clubs = names.get(nameId)!.clubs.join(',');
     const key = [grain, kind, bucket, source, clubs, band, len].join('|');
     const r = out.get(key) ?? { grain, kind, bucket, source, clubs, band, name_length: len, count: 0, eth_count: 0, volume_wei: '0', max_wei: null, min_wei: null, base_cost_wei: '0', premium_wei: '0', premium_count: 0 };
@@ -40,7 +41,7 @@ async function directAggregate(t: TestContext): Promise<Row[]> {
     out.set(key, r);
   };
   const band = (p: bigint) => PRICE_BANDS.findIndex((b) => b.below === undefined || p < b.below);
-  for (const grain of ['hour', 'day']) {
+  for (const grain of ['hour', 'day', 'month']) {
     for (const s of await db.selectFrom('sales').selectAll().execute()) {
       const isEth = eth.has(s.currency_address);
       add(grain, 'sale', s.sold_at, s.source, s.ens_name_id, isEth ? band(BigInt(s.price_wei)) : -1, 0, isEth ? { eth: BigInt(s.price_wei) } : {});
@@ -134,6 +135,33 @@ describe('market rollups', () => {
     // a full rebuild gives the same rows
     await refresh(true);
     assert.deepEqual(await stored(t), await directAggregate(t));
+  });
+
+  it('a long period sums whole months from the monthly rows and the rest from the days: the same as its days', async () => {
+    const db = t.container.db;
+    await sale(db, { nameId: (await clubName(db, '555.eth')).id, price: E(0.3), at: ago(70 * DAY) });
+    await refresh();
+    const clubs: ClubFilter[] = [{ kind: 'all' }, { kind: 'list', clubs: ['999'] }];
+    for (const kind of ROLLUP_KINDS) {
+      for (const period of ['30d', '90d', '1y', 'all'] as const) {
+        for (const filter of clubs) {
+          const q = { kind, window: windowOf(period), clubs: filter };
+          const [total] = await sumRollups(db, q);
+          const days = await sumRollups(db, { ...q, groupBy: 'bucket' });
+          const wei = (f: 'volume_wei' | 'premium_wei') => days.reduce((n, d) => n + BigInt(d[f]), 0n).toString();
+          const extreme = (f: 'max_wei' | 'min_wei', pick: (a: bigint, b: bigint) => bigint) =>
+            days.flatMap((d) => (d[f] === null ? [] : [BigInt(d[f])])).reduce<bigint | null>((m, v) => (m === null ? v : pick(m, v)), null)?.toString() ?? null;
+          assert.deepEqual(
+            [total.count, total.eth_count, total.volume_wei, total.premium_wei, total.max_wei, total.min_wei],
+            [days.reduce((n, d) => n + d.count, 0), days.reduce((n, d) => n + d.eth_count, 0), wei('volume_wei'), wei('premium_wei'),
+              extreme('max_wei', (a, b) => (a > b ? a : b)), extreme('min_wei', (a, b) => (a < b ? a : b))],
+            `${kind} ${period} ${JSON.stringify(filter)}`,
+          );
+        }
+      }
+    }
+    const all = (await sumRollups(db, { kind: 'sale', window: windowOf('all'), clubs: { kind: 'all' } }))[0];
+    assert.equal(all.count, await db.selectFrom('sales').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)));
   });
 
   it('a truncated raw table empties its rollups', async () => {
