@@ -10,6 +10,7 @@ import { httpPlugin } from './plugins/http.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { responseCachePlugin } from './plugins/response-cache.js';
 import { routeContractPlugin } from './plugins/route-contract.js';
 import { isUint256 } from './lib/wei.js';
 import { strictQueryPlugin } from './plugins/strict-query.js';
@@ -61,6 +62,7 @@ export async function buildApp(container: Container): Promise<App> {
   await app.register(metricsPlugin);
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);
+  await app.register(responseCachePlugin, { enabled: config.responseCache });
   await app.register(strictQueryPlugin);
   await app.register(openapiPlugin);
 

@@ -38,6 +38,8 @@ export interface Config {
   readonly corsOrigins: readonly string[] | true;
   readonly trustProxy: boolean | string;
   readonly bodyLimitBytes: number;
+  /** Anonymous GET answers of routes with a declared cache duration are kept that long in process. */
+  readonly responseCache: boolean;
   readonly jobsEnabled: boolean;
   /** How often the job queue's upkeep runs: lost jobs (their worker died) are retried by it. */
   readonly jobsMaintenanceIntervalSeconds: number;
@@ -253,6 +255,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     corsOrigins: cors.length === 0 || cors.includes('*') ? true : cors,
     trustProxy,
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 10 * 1024 * 1024),
+    responseCache: bool(env, 'RESPONSE_CACHE', true),
     jobsEnabled: bool(env, 'JOBS_ENABLED', true),
     jobsMaintenanceIntervalSeconds: int(env, 'JOBS_MAINTENANCE_INTERVAL_SECONDS', 120, 1, 3600),
     appUrl: url(env, 'APP_URL', ['http:', 'https:']) ?? 'http://localhost:3001',

@@ -62,6 +62,9 @@ export async function createTestApp(env: Record<string, string | undefined> = {}
     REDIS_PREFIX: `ensm-test-${randomBytes(6).toString('hex')}:`,
     JOBS_ENABLED: options.workers ? 'true' : 'false',
     SEED_ON_EMPTY: 'false',
+    // Tests write and read the same URL again; the response cache has its own test
+    // (test/foundation/response-cache.test.ts), which turns it on.
+    RESPONSE_CACHE: 'false',
     ...env,
   });
   const container = await createContainer(config, options.logger ? { logger: options.logger } : {});
