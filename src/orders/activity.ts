@@ -6,11 +6,11 @@ import type { ListingMove, OfferMove, OrderMove } from './move-types.js';
  * The activity events of order moves, in the spelling of the original's clients (`listed`,
  * `offer_made`, `listing_cancelled`, ...). One user action is one event: a listing that replaces
  * the seller's earlier one is `listing_updated` (the replaced listing logs nothing), a withdrawn
- * offer (status rejected) is `offer_cancelled`. Sales are logged with the sale row (state.ts),
+ * offer (status rejected) is `offer_cancelled`. Sales are logged with the sale row (fills.ts),
  * so a listing moving to sold logs nothing here. An unfunded order live again by itself (the
  * funds, the approval or the name are back) is `listing_restored` / `offer_restored`; a buyer
- * asking for it (PUT /offers/:id) is `offer_updated`. A move caused by a chain log (cancels)
- * carries that log's transaction, block, log index and block time.
+ * asking for it (PUT /offers/:id) is `offer_updated`. A move caused by a chain log (cancels, fills,
+ * the listings a transfer moves) carries that log's transaction, block, log index and block time.
  */
 
 const LISTING_EVENTS: Partial<Record<ListingStatus, ActivityEventType>> = {

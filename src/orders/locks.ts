@@ -3,7 +3,7 @@ import type { Executor } from '../db/client.js';
 /**
  * The lock order of the order domain (deadlock avoidance): the ens_names row first (FOR NO KEY
  * UPDATE; several names in id order), then the rows of its listings and offers (FOR UPDATE).
- * Only the state machine (state.ts, endings.ts, user-moves.ts, summaries.ts) takes these locks.
+ * Only the state machine (state.ts, fills.ts, endings.ts, user-moves.ts, summaries.ts) takes these locks.
  */
 
 export interface LockedName {

@@ -21,7 +21,7 @@ interface MoveBase {
   name: string | undefined;
   cause: MoveCause;
   currency: string;
-  /** The log that caused the move (chain cancels): its activity event carries it. */
+  /** The log that caused the move (chain cancels and fills, transfers): its activity event carries it. */
   chain?: ChainLog;
 }
 

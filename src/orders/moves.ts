@@ -3,7 +3,7 @@ import type { ListingStatus, OfferStatus } from '../db/schema.js';
 /**
  * Every status move of an order, in one table per order kind: what a user may ask for (PUT/DELETE)
  * and what the service does by itself (expiry sweep, funds and ownership re-checks, chain fills
- * and cancels). The functions of state.ts, endings.ts and user-moves.ts are the only writers of a
+ * and cancels). The functions of state.ts, fills.ts, endings.ts and user-moves.ts are the only writers of a
  * status, and each checks its move here.
  */
 export type Actor = 'user' | 'automatic';

@@ -1,16 +1,14 @@
 import { sql } from 'kysely';
-import { transactionOf, type Executor } from '../db/client.js';
-import { setLastSale } from '../db/repositories/ens-names.repository.js';
-import { recordActivity } from '../history/index.js';
-import { bumpTrend } from '../trends/index.js';
+import type { Executor } from '../db/client.js';
+import type { ChainLog } from '../sync/order-effects.js';
 import { recordMoves, type ListingMove, type OfferMove } from './effects.js';
 import { lockListing, lockName, lockOffer } from './locks.js';
 import { listingMoveAllowed, offerMoveAllowed } from './moves.js';
 import { notExpired, recalculateHighestOffer, refreshListingSummary } from './summaries.js';
 
 /**
- * The automatic moves of single orders: funds and approval lost and back, ownership changes, and
- * fills from the chain. The API's moves are in user-moves.ts, the set-based endings (chain
+ * The automatic moves of single orders: funds and approval lost and back, ownership changes (fills
+ * from the chain are in fills.ts). The API's moves are in user-moves.ts, the set-based endings (chain
  * cancels, the expiry sweep) in endings.ts; all check their move in moves.ts, take the locks of
  * locks.ts, refresh the name's summaries and end in recordMoves (effects.ts). Each runs inside the
  * caller's transaction (`trx`).
@@ -35,21 +33,21 @@ export const AUTOMATIC_UNFUNDED_REASONS: readonly string[] = [
   UnfundedReason.INSUFFICIENT_ALLOWANCE,
 ];
 
-type LockedListing = NonNullable<Awaited<ReturnType<typeof lockListing>>>;
-type LockedOffer = NonNullable<Awaited<ReturnType<typeof lockOffer>>>;
+export type LockedListing = NonNullable<Awaited<ReturnType<typeof lockListing>>>;
+export type LockedOffer = NonNullable<Awaited<ReturnType<typeof lockOffer>>>;
 
 function isPast(expiresAt: Date | null, now = new Date()): boolean {
   return expiresAt !== null && expiresAt.getTime() <= now.getTime();
 }
 
-function listingMove({ listing, name }: LockedListing, to: ListingMove['to'], cause: ListingMove['cause']): ListingMove {
+export function listingMove({ listing, name }: LockedListing, to: ListingMove['to'], cause: ListingMove['cause']): ListingMove {
   return {
     order: 'listing', id: listing.id, ensNameId: name.id, name: name.name, from: listing.status, to, cause,
     seller: listing.seller_address, priceWei: listing.price_wei, currency: listing.currency_address,
   };
 }
 
-function offerMove({ offer, name }: LockedOffer, to: OfferMove['to'], cause: OfferMove['cause']): OfferMove {
+export function offerMove({ offer, name }: LockedOffer, to: OfferMove['to'], cause: OfferMove['cause']): OfferMove {
   return {
     order: 'offer', id: offer.id, ensNameId: name.id, name: name.name, from: offer.status, to, cause,
     buyer: offer.buyer_address, amountWei: offer.offer_amount_wei, currency: offer.currency_address, owner: name.owner_address,
@@ -110,9 +108,10 @@ export async function restoreListing(trx: Executor, listingId: number): Promise<
  * Records the name's new owner (`ens_names.owner_address`, lower-cased; null for none) and moves
  * its listings: active listings of anyone else become unfunded (`ownership_lost`); the new owner's
  * newest listing that was unfunded for `ownership_lost` and has not passed its end time becomes
- * active again. Idempotent: calling it again with the same owner changes nothing.
+ * active again. Idempotent: calling it again with the same owner changes nothing. `log`, the chain
+ * event that moved the name, goes on the moves' activity events.
  */
-export async function onOwnershipChanged(trx: Executor, ensNameId: number, newOwner: string | null): Promise<void> {
+export async function onOwnershipChanged(trx: Executor, ensNameId: number, newOwner: string | null, log?: ChainLog): Promise<void> {
   const owner = newOwner?.toLowerCase() ?? null;
   const name = await lockName(trx, ensNameId);
   if (!name) return;
@@ -129,7 +128,7 @@ export async function onOwnershipChanged(trx: Executor, ensNameId: number, newOw
     .execute();
   const moves: ListingMove[] = lost.map((l) => ({
     order: 'listing', id: l.id, ensNameId, name: name.name, from: 'active', to: 'unfunded', cause: 'ownership',
-    seller: l.seller_address, priceWei: l.price_wei, currency: l.currency_address,
+    seller: l.seller_address, priceWei: l.price_wei, currency: l.currency_address, ...(log ? { chain: log } : {}),
   }));
   if (owner !== null) {
     const back = await trx
@@ -152,120 +151,12 @@ export async function onOwnershipChanged(trx: Executor, ensNameId: number, newOw
         .execute();
       moves.push({
         order: 'listing', id: back.id, ensNameId, name: name.name, from: 'unfunded', to: 'active', cause: 'ownership',
-        seller: back.seller_address, priceWei: back.price_wei, currency: back.currency_address,
+        seller: back.seller_address, priceWei: back.price_wei, currency: back.currency_address, ...(log ? { chain: log } : {}),
       });
     }
   }
   await refreshListingSummary(trx, ensNameId);
   await recordMoves(trx, moves);
-}
-
-export interface SaleRecord {
-  /** Who received the name. */
-  buyer: string;
-  /** Who gave it (for offers: the owner who accepted); defaults to the listing's seller. */
-  seller?: string;
-  txHash?: string | null;
-  logIndex?: number | null;
-  block?: number | null;
-  soldAt?: Date;
-  /** Defaults to the order's price/amount and currency. */
-  priceWei?: string;
-  currency?: string;
-}
-
-async function recordSale(trx: Executor, ensNameId: number, row: { seller: string; buyer: string; priceWei: string; currency: string; orderHash: string; listingId: number | null; offerId: number | null; txHash: string | null; logIndex: number | null; block?: number | null; soldAt: Date }): Promise<void> {
-  const inserted = await trx
-    .insertInto('sales')
-    .values({
-      ens_name_id: ensNameId,
-      seller_address: row.seller.toLowerCase(),
-      buyer_address: row.buyer.toLowerCase(),
-      price_wei: row.priceWei,
-      currency_address: row.currency.toLowerCase(),
-      order_hash: row.orderHash,
-      listing_id: row.listingId,
-      offer_id: row.offerId,
-      tx_hash: row.txHash,
-      log_index: row.logIndex,
-      sold_at: row.soldAt,
-    })
-    .onConflict((oc) => oc.columns(['tx_hash', 'log_index']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (inserted) {
-    await recordActivity(trx, {
-      type: 'sale', ensNameId, actor: row.seller, counterparty: row.buyer, priceWei: row.priceWei, currency: row.currency, platform: 'grails',
-      txHash: row.txHash, logIndex: row.logIndex, block: row.block ?? null, at: row.soldAt,
-      metadata: { order_hash: row.orderHash, ...(row.listingId !== null ? { listing_id: row.listingId } : { offer_id: row.offerId }) },
-    });
-    await bumpTrend(transactionOf(trx), 'sales', ensNameId, row.soldAt, 1);
-  }
-  await setLastSale(trx, ensNameId, { soldAt: row.soldAt, priceWei: row.priceWei, currency: row.currency.toLowerCase() });
-}
-
-/**
- * A listing was fulfilled: status sold, a `sales` row (unique on tx hash and log index, so a
- * replayed event adds nothing), the name's last sale, its listing summary, and a `listing_sold`
- * notification to the seller. Returns false when the listing is missing or already sold. The
- * change of owner is the caller's to apply (onOwnershipChanged) from the transfer it saw.
- */
-export async function markListingSold(trx: Executor, listingId: number, sale: SaleRecord): Promise<boolean> {
-  const locked = await lockListing(trx, listingId);
-  if (!locked || !listingMoveAllowed('automatic', locked.listing.status, 'sold')) return false;
-  const { listing, name } = locked;
-  await trx.updateTable('listings').set({ status: 'sold', updated_at: sql`now()` }).where('id', '=', listingId).execute();
-  const priceWei = sale.priceWei ?? listing.price_wei;
-  const currency = sale.currency ?? listing.currency_address;
-  await recordSale(trx, name.id, {
-    seller: sale.seller ?? listing.seller_address,
-    buyer: sale.buyer,
-    priceWei,
-    currency,
-    orderHash: listing.order_hash,
-    listingId,
-    offerId: null,
-    txHash: sale.txHash ?? null,
-    logIndex: sale.logIndex ?? null,
-    block: sale.block ?? null,
-    soldAt: sale.soldAt ?? new Date(),
-  });
-  await refreshListingSummary(trx, name.id);
-  await recordMoves(trx, [{ ...listingMove(locked, 'sold', 'chain_fill'), sale: { buyer: sale.buyer, priceWei, currency, txHash: sale.txHash ?? null } }]);
-  return true;
-}
-
-/**
- * An offer was fulfilled: status accepted with an `offer_accepted` notification to the buyer when
- * it was not accepted yet; with `sale`, a `sales` row and the name's last sale (idempotent on tx
- * hash and log index). Recalculates the highest offer. Returns false when the offer is missing.
- */
-export async function markOfferAccepted(trx: Executor, offerId: number, sale?: SaleRecord & { seller: string }): Promise<boolean> {
-  const locked = await lockOffer(trx, offerId);
-  if (!locked) return false;
-  const { offer, name } = locked;
-  const moves = offerMoveAllowed('automatic', offer.status, 'accepted');
-  if (moves) {
-    await trx.updateTable('offers').set({ status: 'accepted', unfunded_at: null, unfunded_reason: null, updated_at: sql`now()` }).where('id', '=', offerId).execute();
-  }
-  if (sale) {
-    await recordSale(trx, name.id, {
-      seller: sale.seller,
-      buyer: sale.buyer ?? offer.buyer_address,
-      priceWei: sale.priceWei ?? offer.offer_amount_wei,
-      currency: sale.currency ?? offer.currency_address,
-      orderHash: offer.order_hash,
-      listingId: null,
-      offerId,
-      txHash: sale.txHash ?? null,
-      logIndex: sale.logIndex ?? null,
-      block: sale.block ?? null,
-      soldAt: sale.soldAt ?? new Date(),
-    });
-  }
-  await recalculateHighestOffer(trx, name.id);
-  if (moves) await recordMoves(trx, [{ ...offerMove(locked, 'accepted', 'chain_fill'), owner: sale?.seller.toLowerCase() ?? name.owner_address }]);
-  return true;
 }
 
 /**

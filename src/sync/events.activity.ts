@@ -12,6 +12,7 @@ export function chainRef(e: { tx: string; block: number; logIndex: number }, at:
 /**
  * Applies an ownership event and logs a `transfer` when it moved the name from one holder to
  * another (mints are logged as registrations; an event older than the stored state moves nothing).
+ * The listings the change moves log the same transaction, block, log index and time.
  */
 export async function applyAndLogTransfer(
   trx: Executor,
@@ -23,7 +24,7 @@ export async function applyAndLogTransfer(
   now: Date,
 ): Promise<void> {
   const before = row.owner_address;
-  await applyNameState(trx, row, change, { block: e.block, logIndex: e.logIndex }, effects, now);
+  await applyNameState(trx, row, change, { block: e.block, logIndex: e.logIndex }, effects, now, { txHash: e.tx, block: e.block, logIndex: e.logIndex, at });
   if (before === null || row.owner_address === null || before === row.owner_address) return;
   await recordActivity(trx, {
     type: 'transfer', ensNameId: row.id, actor: before, counterparty: row.owner_address, txHash: e.tx, block: e.block, logIndex: e.logIndex, at, platform: 'ens',

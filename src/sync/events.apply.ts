@@ -1,15 +1,12 @@
 import { sql } from 'kysely';
-import { numberToHex } from 'viem';
-import { transactionOf, type Executor } from '../db/client.js';
-import { setLastSale } from '../db/repositories/ens-names.repository.js';
+import type { Executor } from '../db/client.js';
 import { recordActivity } from '../history/index.js';
-import { bumpTrend } from '../trends/index.js';
 import { InvalidNameError, parseEthName, type EthName } from '../lib/ens.js';
-import { ItemType } from '../lib/seaport.js';
-import type { ChainEvent, ContractSet, SeaportItem } from './events.decode.js';
+import type { ChainEvent, ContractSet } from './events.decode.js';
+import { ensKeyOf, fillsBeforeTransfers, hex32, recordFill } from './events.fills.js';
 import { applyNameState, insertNames, ownerOrNull, unixToDate, type NameState } from './names.store.js';
 import { applyAndLogTransfer, chainRef } from './events.activity.js';
-import type { OrderEffects } from './order-effects.js';
+import type { ChainLog, OrderEffects } from './order-effects.js';
 
 /** What one range of events did. */
 export interface EventCounts {
@@ -35,7 +32,7 @@ export interface ApplyContext {
 
 type NameRow = NameState & { labelhash: string; namehash: string };
 
-const hex32 = (n: bigint) => numberToHex(n, { size: 32 });
+const logOf = (e: { tx: string; block: number; logIndex: number }, at: Date): ChainLog => ({ txHash: e.tx, block: e.block, logIndex: e.logIndex, at });
 
 /** Controller events carry the label: parsed, or undefined when it does not normalize to itself. */
 export function labelOf(event: { label: string; labelhash: string }): EthName | undefined {
@@ -46,19 +43,6 @@ export function labelOf(event: { label: string; labelhash: string }): EthName | 
     if (err instanceof InvalidNameError) return undefined;
     throw err;
   }
-}
-
-/** The ENS name token a Seaport item moves, as a name key; undefined for anything else. */
-function ensKeyOf(item: SeaportItem, contracts: ContractSet): { labelhash?: string; namehash?: string } | undefined {
-  if (item.itemType === ItemType.ERC721 && item.token === contracts.baseRegistrar) return { labelhash: hex32(item.identifier) };
-  if (item.itemType === ItemType.ERC1155 && item.token === contracts.nameWrapper) return { namehash: hex32(item.identifier) };
-  return undefined;
-}
-
-/** Whether an OrderFulfilled moves exactly one ENS name (the only fills the sync records). */
-export function isEnsFill(event: ChainEvent, contracts: ContractSet): boolean {
-  if (event.kind !== 'fulfilled') return false;
-  return [...event.offer, ...event.consideration].filter((i) => ensKeyOf(i, contracts)).length === 1;
 }
 
 /**
@@ -103,7 +87,7 @@ export async function applyEvents(trx: Executor, events: readonly ChainEvent[], 
   };
   const now = new Date();
 
-  for (const e of events) {
+  for (const e of fillsBeforeTransfers(events)) {
     const position = { block: e.block, logIndex: e.logIndex };
     switch (e.kind) {
       case 'registered': {
@@ -121,7 +105,7 @@ export async function applyEvents(trx: Executor, events: readonly ChainEvent[], 
           type: 'registration', ensNameId: row.id, actor: e.owner, priceWei: e.cost, ...chainRef(e, time),
           metadata: { expiry_date: expiry?.toISOString() ?? null, referrer: e.referrer },
         });
-        await applyNameState(trx, row, { owner: ownerOrNull(e.owner), registrationDate: time, expiryDate: expiry }, position, effects, now);
+        await applyNameState(trx, row, { owner: ownerOrNull(e.owner), registrationDate: time, expiryDate: expiry }, position, effects, now, logOf(e, time));
         break;
       }
       case 'renewed': {
@@ -172,18 +156,18 @@ export async function applyEvents(trx: Executor, events: readonly ChainEvent[], 
         break;
       }
       case 'fulfilled': {
-        const recorded = await recordFill(trx, e, ctx, byLabelhash, byNamehash, timeOf);
+        const recorded = await recordFill(trx, e, ctx, byLabelhash, byNamehash, timeOf(e.block));
         if (recorded === 'unknown') counts.unknown++;
         else if (recorded) counts.sales++;
         break;
       }
       case 'cancelled':
         // no block time read: the hash was no order of ours when the range was read (one stored since ends now)
-        await effects.orderCancelled(trx, e.orderHash, e.offerer, { txHash: e.tx, block: e.block, logIndex: e.logIndex, at: ctx.blockTimes.get(e.block) ?? now });
+        await effects.orderCancelled(trx, e.orderHash, e.offerer, logOf(e, ctx.blockTimes.get(e.block) ?? now));
         counts.cancellations++;
         break;
       case 'counter':
-        await effects.counterIncremented(trx, e.offerer, e.newCounter, { txHash: e.tx, block: e.block, logIndex: e.logIndex, at: timeOf(e.block) });
+        await effects.counterIncremented(trx, e.offerer, e.newCounter, logOf(e, timeOf(e.block)));
         counts.cancellations++;
         break;
       default: {
@@ -296,67 +280,4 @@ async function referRenewal(
   await recordActivity(trx, {
     type: 'renewal', ensNameId, actor: sender, priceWei: e.cost, ...chainRef(e, time), metadata: { duration_seconds: duration, referrer: e.referrer },
   });
-}
-
-/**
- * OrderFulfilled of one ENS name. An order of our book goes to the order rules (sold / accepted,
- * with the sale row, the name's last sale and the notification); a fill of any other Seaport
- * order of the name is recorded as a sale here (source `seaport`). A sale is recorded once per
- * transaction and name, since a listing and an offer matched against each other fill two orders.
- * Returns whether a new sale was recorded, 'unknown' for a name that is not stored, and false for
- * fills that are not a sale of one name for ETH or an ERC-20.
- */
-async function recordFill(
-  trx: Executor,
-  e: Extract<ChainEvent, { kind: 'fulfilled' }>,
-  ctx: ApplyContext,
-  byLabelhash: ReadonlyMap<string, NameRow>,
-  byNamehash: ReadonlyMap<string, NameRow>,
-  timeOf: (block: number) => Date,
-): Promise<boolean | 'unknown'> {
-  const { contracts } = ctx;
-  const ensInOffer = e.offer.filter((i) => ensKeyOf(i, contracts));
-  const ensInConsideration = e.consideration.filter((i) => ensKeyOf(i, contracts));
-  if (ensInOffer.length + ensInConsideration.length !== 1) return false;
-  const side = ensInOffer.length === 1 ? 'listing' : 'offer';
-  const key = ensKeyOf(side === 'listing' ? ensInOffer[0] : ensInConsideration[0], contracts)!;
-  const row = key.labelhash ? byLabelhash.get(key.labelhash) : byNamehash.get(key.namehash!);
-  if (!row) return 'unknown';
-
-  const isPayment = (i: SeaportItem) => i.itemType === ItemType.NATIVE || i.itemType === ItemType.ERC20;
-  const payments = (side === 'listing' ? e.consideration : e.offer).filter(isPayment);
-  if (payments.length === 0) return false;
-  const currency = payments[0].token;
-  const priceWei = payments.filter((p) => p.token === currency).reduce((sum, p) => sum + p.amount, 0n).toString();
-  const [seller, buyer] = side === 'listing' ? [e.offerer, e.recipient] : [e.recipient, e.offerer];
-  const soldAt = timeOf(e.block);
-
-  const recorded = async () => Boolean(await trx.selectFrom('sales').select('id').where('tx_hash', '=', e.tx).where('ens_name_id', '=', row.id).executeTakeFirst());
-  const before = await recorded();
-  const ours = side === 'listing'
-    ? await trx.selectFrom('listings').select('id').where('order_hash', '=', e.orderHash).executeTakeFirst()
-    : await trx.selectFrom('offers').select('id').where('order_hash', '=', e.orderHash).executeTakeFirst();
-  if (ours) {
-    await ctx.effects.orderFilled(trx, {
-      orderId: ours.id, ensNameId: row.id, side, seller, buyer, priceWei, currency, txHash: e.tx, logIndex: e.logIndex, block: e.block, soldAt, recordSale: !before,
-    });
-    return !before && (await recorded());
-  }
-  if (before) return false;
-  await trx
-    .insertInto('sales')
-    .values({
-      ens_name_id: row.id, seller_address: seller, buyer_address: buyer, price_wei: priceWei, currency_address: currency,
-      order_hash: e.orderHash, listing_id: null, offer_id: null, tx_hash: e.tx, log_index: e.logIndex, source: 'seaport', sold_at: soldAt,
-    })
-    .onConflict((oc) => oc.columns(['tx_hash', 'log_index']).doNothing())
-    .execute();
-  await recordActivity(trx, {
-    type: 'sale', ensNameId: row.id, actor: seller, counterparty: buyer, priceWei, currency, platform: 'seaport',
-    txHash: e.tx, block: e.block, logIndex: e.logIndex, at: soldAt, metadata: { order_hash: e.orderHash },
-  });
-  await bumpTrend(transactionOf(trx), 'sales', row.id, soldAt, 1);
-  await setLastSale(trx, row.id, { soldAt, priceWei, currency });
-  await ctx.effects.foreignSale?.(trx, { ensNameId: row.id, seller, buyer, priceWei, currency, txHash: e.tx });
-  return true;
 }

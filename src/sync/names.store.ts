@@ -3,7 +3,7 @@ import type { Executor } from '../db/client.js';
 import { insertNameRows, writeChainState } from '../db/repositories/ens-names.repository.js';
 import type { EthName } from '../lib/ens.js';
 import { syncClubsForNames } from '../services/clubs.service.js';
-import type { OrderEffects } from './order-effects.js';
+import type { ChainLog, OrderEffects } from './order-effects.js';
 
 /**
  * Writes of chain state onto `ens_names`, shared by the subgraph and the event sync. Every state
@@ -86,8 +86,9 @@ export interface StateChange {
 
 /**
  * Applies `change` to a locked name row when `position` is newer than the row's; tells the order
- * rules when the owner moved. Returns whether the row was written. `row` is updated in place so
- * that later events of the same batch see the new state.
+ * rules when the owner moved (with `log`, the event that moved it, when there is one). Returns
+ * whether the row was written. `row` is updated in place so that later events of the same batch
+ * see the new state.
  */
 export async function applyNameState(
   trx: Executor,
@@ -96,6 +97,7 @@ export async function applyNameState(
   position: ChainPosition,
   effects: OrderEffects,
   at: Date,
+  log?: ChainLog,
 ): Promise<boolean> {
   if (!isNewer(position, row)) return false;
   const previousOwner = row.owner_address;
@@ -112,7 +114,7 @@ export async function applyNameState(
     !sameTime(next.expiry_date, row.expiry_date);
   await writeChainState(trx, row.id, position, changed ? next : undefined);
   Object.assign(row, next, { synced_block: position.block, synced_log_index: position.logIndex });
-  if (next.owner_address !== previousOwner) await effects.ownerChanged(trx, row.id, previousOwner, next.owner_address, at);
+  if (next.owner_address !== previousOwner) await effects.ownerChanged(trx, row.id, previousOwner, next.owner_address, at, log);
   return changed;
 }
 

@@ -22,7 +22,8 @@ export interface OrderFill {
   currency: string;
   txHash: string;
   logIndex: number;
-  block?: number;
+  block: number;
+  /** the block's time */
   soldAt: Date;
   /**
    * false when this transaction already recorded the sale of this name (a listing and an offer
@@ -37,11 +38,15 @@ export interface OrderFill {
  * face the sync depends on, so the sync never carries its own copy of them.
  */
 export interface OrderEffects {
-  /** A name changed owner: the old owner's listings stop being fillable, the new owner's may be again. */
-  ownerChanged(trx: Executor, ensNameId: number, previousOwner: string | null, newOwner: string | null, at: Date): Promise<void>;
+  /**
+   * A name changed owner: the old owner's listings stop being fillable, the new owner's may be
+   * again. `log`, the event that moved it (none for a subgraph snapshot), goes on their activity events.
+   */
+  ownerChanged(trx: Executor, ensNameId: number, previousOwner: string | null, newOwner: string | null, at: Date, log?: ChainLog): Promise<void>;
   /**
    * An order of our book was filled on chain: the listing is sold / the offer accepted, the sale
-   * recorded (unique on tx hash and log index) with the name's last sale, and the counterpart notified.
+   * recorded (unique on tx hash and log index) with the name's last sale, and the counterpart
+   * notified. The fill's log goes on the activity events.
    */
   orderFilled(trx: Executor, fill: OrderFill): Promise<void>;
   /**

@@ -115,6 +115,9 @@ describe('order moves in the activity log', () => {
     const [sale] = events;
     assert.deepEqual([sale.actor_address, sale.counterparty_address, sale.price_wei, sale.transaction_hash, sale.block_number, sale.metadata.listing_id],
       [SELLER, BUYER, (5n * ONE_ETH).toString(), TX, 123, sold.id]);
+    const acceptance = events[2];
+    assert.deepEqual([acceptance.actor_address, acceptance.counterparty_address, acceptance.transaction_hash, acceptance.block_number, acceptance.metadata.offer_id],
+      [SELLER, BUYER, TX, 124, accepted.id], 'the acceptance carries the fill\'s transaction and block');
     assert.deepEqual((await get('/activity?event_type=sale')).filter((e) => e.name === 'automove.eth').length, 2);
     // the chain fill replayed: nothing new
     await db.transaction().execute((trx) => markOfferAccepted(trx, accepted.id, { seller: SELLER, buyer: BUYER, txHash: TX, logIndex: 9, block: 124 }));

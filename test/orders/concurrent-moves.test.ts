@@ -73,7 +73,7 @@ describe('50 concurrent mixed moves on one name', () => {
       const o = pick();
       moves.push(() => inTrx((trx) => (k === 0 ? restoreOffer(trx, o.id) : markOfferUnfunded(trx, o.id, 'insufficient_balance'))));
     }
-    const sale = (logIndex: number) => ({ ensNameId: name.id, seller: addressOf(0), buyer: addressOf(1), priceWei: ONE_ETH.toString(), currency: ETH, txHash: `0x${(seed * 1000 + logIndex).toString(16).padStart(64, '0')}`, logIndex, soldAt: new Date(), recordSale: true });
+    const sale = (logIndex: number) => ({ ensNameId: name.id, seller: addressOf(0), buyer: addressOf(1), priceWei: ONE_ETH.toString(), currency: ETH, txHash: `0x${(seed * 1000 + logIndex).toString(16).padStart(64, '0')}`, logIndex, block: 1, soldAt: new Date(), recordSale: true });
     moves.push(() => inTrx((trx) => effects.orderFilled(trx, { ...sale(1), side: 'listing', orderId: listing.id })));
     for (let k = 0; k < 2; k++) {
       const o = pick();

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { labelhash } from 'viem';
 import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
 import { addressOf, signIn } from '../helpers/accounts.js';
 import { createName } from '../helpers/factories.js';
@@ -196,6 +197,124 @@ describe('event sync and the order book', () => {
     assert.deepEqual(await events(), expected);
   });
 
+  /** A name's events through GET /activity/:name, oldest first, with the log index of their row (the API does not show it). */
+  async function activityOf(name: string) {
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/activity/${name}?limit=100` });
+    assert.equal(res.statusCode, 200, show(res));
+    const results = body(res).data.results as { id: number; event_type: string; actor_address: string | null; counterparty_address: string | null; transaction_hash: string | null; block_number: number | null; created_at: string; metadata: Record<string, unknown> }[];
+    const rows = await t.container.db.selectFrom('activity_events').select(['id', 'log_index']).where('id', 'in', [0, ...results.map((e) => e.id)]).execute();
+    const logIndex = new Map(rows.map((r) => [r.id, r.log_index]));
+    return results.reverse().map((e) => [
+      e.event_type, e.metadata.listing_id ?? e.metadata.offer_id ?? null, e.actor_address, e.counterparty_address,
+      e.transaction_hash, e.block_number, logIndex.get(e.id), e.created_at,
+    ]);
+  }
+  const timeAt = (block: number) => new Date(chain.timeOf(block) * 1000).toISOString();
+  const coordinates = (log: { transactionHash: string; blockNumber: number; logIndex: number }) => [log.transactionHash, log.blockNumber, log.logIndex, timeAt(log.blockNumber)];
+
+  it('every event of a fill on chain carries the fill\'s transaction, block, log index and block time, one per order', async () => {
+    const db = t.container.db;
+    const year = BigInt(365 * 86_400);
+    const registered = chain.emit(60, CONTRACTS.legacyController, EVENTS.legacyRegistered, { name: 'lima', label: labelhash('lima'), owner: A, cost: ONE_ETH / 200n, expires: BigInt(chain.timeOf(60)) + year }, { from: A });
+    const renewed = chain.emit(61, CONTRACTS.legacyController, EVENTS.renewed, { name: 'lima', label: labelhash('lima'), cost: ONE_ETH / 200n, expires: BigInt(chain.timeOf(60)) + 2n * year }, { from: C });
+    await syncTo(61);
+    const lima = await db.selectFrom('ens_names').select('id').where('name', '=', 'lima.eth').executeTakeFirstOrThrow();
+    const listing = await insertListing(db, 1, lima.id, 'lima.eth', 2n * ONE_ETH);
+    const offer = await insertOffer(db, 4, lima.id, 'lima.eth', ONE_ETH);
+
+    // C buys A's listing; the transfer is logged before the fill (the listing goes straight to sold, never unfunded)
+    let tx = txHash();
+    const bought = transfer(62, 'lima', A, C, tx);
+    const sold = chain.orderFulfilled(62, {
+      orderHash: listing.order_hash as `0x${string}`, offerer: A, recipient: C,
+      offer: [{ itemType: 2, token: CONTRACTS.baseRegistrar, identifier: tokenIdOf('lima'), amount: 1n }],
+      consideration: [{ itemType: 0, token: ZERO, identifier: 0n, amount: 2n * ONE_ETH, recipient: A }],
+    }, { tx });
+    await syncTo(62);
+    // C lists it (B raised its Seaport counter above), then accepts D's offer: C's listing is unfunded by the transfer of that transaction
+    const relisted = await insertListing(db, 3, lima.id, 'lima.eth', 3n * ONE_ETH);
+    tx = txHash();
+    const delivered = transfer(63, 'lima', C, D, tx);
+    const accepted = chain.orderFulfilled(63, {
+      orderHash: offer.order_hash as `0x${string}`, offerer: D, recipient: C,
+      offer: [{ itemType: 1, token: WETH, identifier: 0n, amount: ONE_ETH }],
+      consideration: [{ itemType: 2, token: CONTRACTS.baseRegistrar, identifier: tokenIdOf('lima'), amount: 1n, recipient: D }],
+    }, { tx });
+    await syncTo(63);
+
+    const expected = [
+      ['registration', null, A, null, ...coordinates(registered)],
+      ['renewal', null, C, null, ...coordinates(renewed)],
+      ['sale', listing.id, A, C, ...coordinates(sold)],
+      ['transfer', null, A, C, ...coordinates(bought)],
+      ['sale', offer.id, C, D, ...coordinates(accepted)],
+      ['offer_accepted', offer.id, C, D, ...coordinates(accepted)],
+      ['listing_unfunded', relisted.id, C, null, ...coordinates(delivered)],
+      ['transfer', null, C, D, ...coordinates(delivered)],
+    ];
+    assert.deepEqual(await activityOf('lima.eth'), expected);
+    assert.equal((await getListing(listing.id)).status, 'sold');
+    assert.equal((await getOffer(offer.id)).status, 'accepted');
+
+    // the listing filled again (another transaction) is no second sale: nothing changes, nothing is logged
+    chain.orderFulfilled(64, {
+      orderHash: listing.order_hash as `0x${string}`, offerer: A, recipient: B,
+      offer: [{ itemType: 2, token: CONTRACTS.baseRegistrar, identifier: tokenIdOf('lima'), amount: 1n }],
+      consideration: [{ itemType: 0, token: ZERO, identifier: 0n, amount: 2n * ONE_ETH, recipient: A }],
+    });
+    await syncTo(64);
+    assert.deepEqual(await activityOf('lima.eth'), expected);
+    assert.equal((await t.container.db.selectFrom('sales').select('id').where('ens_name_id', '=', lima.id).execute()).length, 2);
+  });
+
+  it('a listing cancelled through the API but filled on chain is sold: its sale carries the fill', async () => {
+    // Cancelling through the API leaves the signed order valid on chain; the chain is the record.
+    const mike = await createName(t.container.db, 'mike.eth', { owner: A });
+    const listing = await insertListing(t.container.db, 1, mike.id, 'mike.eth', ONE_ETH);
+    const { headers } = await signIn(t.app, 1);
+    const cancelled = await t.app.inject({ method: 'DELETE', url: `/api/v1/listings/${listing.id}`, headers });
+    assert.equal(cancelled.statusCode, 200, show(cancelled));
+    const tx = txHash();
+    const moved = transfer(65, 'mike', A, B, tx);
+    const sold = chain.orderFulfilled(65, {
+      orderHash: listing.order_hash as `0x${string}`, offerer: A, recipient: B,
+      offer: [{ itemType: 2, token: CONTRACTS.baseRegistrar, identifier: tokenIdOf('mike'), amount: 1n }],
+      consideration: [{ itemType: 0, token: ZERO, identifier: 0n, amount: ONE_ETH, recipient: A }],
+    }, { tx });
+    await syncTo(65);
+    assert.equal((await getListing(listing.id)).status, 'sold');
+    const events = await activityOf('mike.eth');
+    assert.deepEqual(events.slice(1), [['sale', listing.id, A, B, ...coordinates(sold)], ['transfer', null, A, B, ...coordinates(moved)]]);
+    assert.deepEqual(events[0].slice(0, 2), ['listing_cancelled', listing.id]);
+  });
+
+  it('a listing and an offer of our book matched in one transaction are one sale', async () => {
+    const november = await createName(t.container.db, 'november.eth', { owner: A });
+    const listing = await insertListing(t.container.db, 1, november.id, 'november.eth', ONE_ETH);
+    const offer = await insertOffer(t.container.db, 4, november.id, 'november.eth', ONE_ETH);
+    const tx = txHash();
+    const moved = transfer(66, 'november', A, D, tx);
+    const byOffer = chain.orderFulfilled(66, {
+      orderHash: offer.order_hash as `0x${string}`, offerer: D, recipient: A,
+      offer: [{ itemType: 1, token: WETH, identifier: 0n, amount: ONE_ETH }],
+      consideration: [{ itemType: 2, token: CONTRACTS.baseRegistrar, identifier: tokenIdOf('november'), amount: 1n, recipient: D }],
+    }, { tx });
+    chain.orderFulfilled(66, {
+      orderHash: listing.order_hash as `0x${string}`, offerer: A, recipient: D,
+      offer: [{ itemType: 2, token: CONTRACTS.baseRegistrar, identifier: tokenIdOf('november'), amount: 1n }],
+      consideration: [{ itemType: 1, token: WETH, identifier: 0n, amount: ONE_ETH, recipient: A }],
+    }, { tx });
+    const result = await syncTo(66);
+    assert.equal(result.counts.sales, 1);
+    assert.equal((await getListing(listing.id)).status, 'sold');
+    assert.equal((await getOffer(offer.id)).status, 'accepted');
+    assert.deepEqual(await activityOf('november.eth'), [
+      ['sale', offer.id, A, D, ...coordinates(byOffer)],
+      ['offer_accepted', offer.id, A, D, ...coordinates(byOffer)],
+      ['transfer', null, A, D, ...coordinates(moved)],
+    ]);
+  });
+
   it('replaying every event from the start changes nothing', async () => {
     const count = async () => ({
       sales: (await t.container.db.selectFrom('sales').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
@@ -205,7 +324,7 @@ describe('event sync and the order book', () => {
     });
     const before = await count();
     await t.container.db.deleteFrom('sync_state').where('key', '=', 'events').execute();
-    const result = await syncTo(52);
+    const result = await syncTo(66);
     assert.ok(result.ranges > 0, 'the events were read again');
     assert.deepEqual(await count(), before);
   });
