@@ -126,7 +126,8 @@ function startsWith(prefix: string): RawBuilder<unknown> {
   const last = chars.pop()!.codePointAt(0)!;
   const pattern = `${like(prefix)}%`;
   if (last >= 0x10ffff) return sql`label LIKE ${pattern}`;
-  const upper = chars.join('') + String.fromCodePoint(last + 1);
+  // The code point after U+D7FF in UTF-8 order is U+E000 (the surrogates are no characters).
+  const upper = chars.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
   return sql`(label COLLATE "C") >= ${prefix} AND (label COLLATE "C") < ${upper} AND label LIKE ${pattern}`;
 }
 
@@ -135,51 +136,60 @@ const SUBSTRING_FROM = 3;
 /** From this many characters it also matches similar labels (shorter texts share trigrams with too many). */
 const SIMILAR_FROM = 5;
 
+/** Rows read in one order, one tier after the other: a page takes from a tier only once the ones before it run out. */
+interface Tier {
+  cond?: RawBuilder<unknown>;
+  rank: RawBuilder<unknown>;
+}
+
 /**
- * Which labels a search text matches, and their relevance order. Under 3 characters: the label
- * itself and labels starting with it, shortest first (the exact label is the shortest), then
- * alphabetical: the order of ens_names_s_length_idx. From 3: also labels containing it (pg_trgm
- * GIN index); from 5 also labels similar to it by trigrams. Order: exact, prefix, substring,
- * similar; then more similar, shorter, alphabetical.
+ * Which labels a search text matches (`cond`), and their relevance order as tiers. Under 3
+ * characters: the label itself and labels starting with it, shortest first (the exact label is
+ * the shortest), then alphabetical: the order of ens_names_s_length_idx. From 3: also labels
+ * containing it (pg_trgm GIN index); from 5 also labels similar to it by trigrams. Order: exact,
+ * prefix, substring, similar; then more similar, shorter, alphabetical, id.
  *
- * `contains`/`containsRank` are the first tier alone (every label holding the text), `similar`/
- * `similarRank` the second (similar labels that do not hold it): the relevance order is the first
- * tier's then the second's, so a page the first tier fills never runs the similarity scan, which
- * rechecks thousands of rows at a million names.
+ * Each tier is read only when the ones before it run out on the page: the prefix tier is a range
+ * of ens_names_s_alpha_idx read without the table (similarity is computed from the label in the
+ * index), the substring tier rechecks the rows the trigram index names, and the similarity tier,
+ * which rechecks thousands of rows at a million names, runs only when the first two leave room.
  */
 interface TextMatch {
   cond: RawBuilder<unknown>;
-  rank: RawBuilder<unknown>;
-  tiers?: { contains: RawBuilder<unknown>; containsRank: RawBuilder<unknown>; similar: RawBuilder<unknown>; similarRank: RawBuilder<unknown> };
+  tiers: Tier[];
 }
 
 function textMatch(q: string): TextMatch {
   const length = [...q].length;
-  if (length < SUBSTRING_FROM) {
-    return { cond: sql`(${startsWith(q)})`, rank: sql`label_length, (label COLLATE "C"), id` };
-  }
-  const prefix = `${like(q)}%`;
-  const infix = `%${like(q)}%`;
+  const prefix = sql`(${startsWith(q)})`;
+  if (length < SUBSTRING_FROM) return { cond: prefix, tiers: [{ cond: prefix, rank: sql`label_length, (label COLLATE "C"), id` }] };
+  const infix = sql`label LIKE ${`%${like(q)}%`}`;
   const similarOrder = sql`similarity(label, ${q}) DESC, label_length, (label COLLATE "C"), id`;
-  const containsRank = sql`CASE WHEN label = ${q} THEN 0 WHEN label LIKE ${prefix} THEN 1 ELSE 2 END, ${similarOrder}`;
-  if (length < SIMILAR_FROM) return { cond: sql`label LIKE ${infix}`, rank: containsRank };
-  return {
-    cond: sql`(label LIKE ${infix} OR label % ${q})`,
-    rank: sql`CASE WHEN label = ${q} THEN 0 WHEN label LIKE ${prefix} THEN 1 WHEN label LIKE ${infix} THEN 2 ELSE 3 END, ${similarOrder}`,
-    tiers: { contains: sql`label LIKE ${infix}`, containsRank, similar: sql`label % ${q} AND NOT (label LIKE ${infix})`, similarRank: similarOrder },
-  };
+  const tiers: Tier[] = [
+    { cond: prefix, rank: sql`CASE WHEN label = ${q} THEN 0 ELSE 1 END, ${similarOrder}` },
+    { cond: sql`${infix} AND NOT (label LIKE ${`${like(q)}%`})`, rank: similarOrder },
+  ];
+  if (length < SIMILAR_FROM) return { cond: infix, tiers };
+  return { cond: sql`(${infix} OR label % ${q})`, tiers: [...tiers, { cond: sql`label % ${q} AND NOT (${infix})`, rank: similarOrder }] };
 }
 
-/** The relevance page: the first tier, then (only when it runs out on this page) the second. */
-async function relevanceIds(db: Executor, base: RawBuilder<unknown>[], match: TextMatch, offset: number, limit: number): Promise<number[]> {
-  if (!match.tiers) return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...base, match.cond])} ORDER BY ${match.rank} OFFSET ${offset} LIMIT ${limit}`);
-  const { contains, containsRank, similar, similarRank } = match.tiers;
-  const first = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...base, contains])} ORDER BY ${containsRank} OFFSET ${offset} LIMIT ${limit}`);
-  if (first.length === limit) return first;
-  const inFirst = first.length > 0 ? offset + first.length : (await cappedCount(db, and([...base, contains]))).total;
-  const rest = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...base, similar])}
-    ORDER BY ${similarRank} OFFSET ${Math.max(0, offset - inFirst)} LIMIT ${limit - first.length}`);
-  return [...first, ...rest];
+/**
+ * A page read across tiers: each tier from where the page starts in it; when a tier ends on the
+ * page the next one continues it, and a tier that ends before the page is counted (up to the
+ * window) to know how far into the next one the page starts.
+ */
+async function tieredIds(db: Executor, base: RawBuilder<unknown>[], tiers: Tier[], offset: number, limit: number): Promise<number[]> {
+  const page: number[] = [];
+  let before = 0;
+  for (const tier of tiers) {
+    const where = and(tier.cond ? [...base, tier.cond] : base);
+    const skip = Math.max(0, offset - before);
+    const found = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${limit - page.length}`);
+    page.push(...found);
+    if (page.length === limit) break;
+    before += found.length > 0 || skip === 0 ? skip + found.length : (await cappedCount(db, where)).total;
+  }
+  return page;
 }
 
 /** How long a capped count of a search is reused for the same normalized text and filters. */
@@ -223,7 +233,7 @@ export async function searchIds(
     : cappedCount(db, where);
   let page: Promise<number[]>;
   if (spec.sort === 'relevance' && match) {
-    page = relevanceIds(db, base, match, offset, limit);
+    page = tieredIds(db, base, match.tiers, offset, limit);
   } else {
     const sort = spec.sort === 'relevance' ? { by: 'listing_date' as const, order: 'desc' as const } : spec.sort;
     page = sortedIds(db, conds, sort, offset, limit);
@@ -236,18 +246,13 @@ async function sortedIds(db: Executor, conds: RawBuilder<unknown>[], sort: Sort,
   const column = SORT_COLUMNS[sort.by];
   const dir = sql.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
   const orderBy = sql.join([...column.keys.map((k) => sql`${k} ${dir}`), sql`id ${dir}`]);
-  if (!column.nullable) {
-    return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and(conds)} ORDER BY ${orderBy} OFFSET ${offset} LIMIT ${limit}`);
-  }
+  if (!column.nullable) return tieredIds(db, conds, [{ rank: orderBy }], offset, limit);
+  // The rows with a value by the key, then the rows without one by id.
   const key = column.keys[0];
-  const withValue = and([...conds, column.present ?? sql`${key} IS NOT NULL`]);
-  const first = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${withValue} ORDER BY ${orderBy} OFFSET ${offset} LIMIT ${limit}`);
-  if (first.length === limit) return first;
-  // The rows with a value end on this page (or before it): continue with the rows without one.
-  const valued = first.length > 0 ? offset + first.length : (await cappedCount(db, withValue)).total;
-  const rest = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...conds, column.present ? sql`NOT (${column.present})` : sql`${key} IS NULL`])}
-    ORDER BY id ${dir} OFFSET ${Math.max(0, offset - valued)} LIMIT ${limit - first.length}`);
-  return [...first, ...rest];
+  return tieredIds(db, conds, [
+    { cond: column.present ?? sql`${key} IS NOT NULL`, rank: orderBy },
+    { cond: column.present ? sql`NOT (${column.present})` : sql`${key} IS NULL`, rank: sql`id ${dir}` },
+  ], offset, limit);
 }
 
 /**
