@@ -140,6 +140,8 @@ const SIMILAR_FROM = 5;
 interface Tier {
   cond?: RawBuilder<unknown>;
   rank: RawBuilder<unknown>;
+  /** The similarity tier of this text: its page is first looked for among the closest labels (see closestFirst). */
+  similarTo?: string;
 }
 
 /**
@@ -170,7 +172,28 @@ function textMatch(q: string): TextMatch {
     { cond: sql`${infix} AND NOT (label LIKE ${`${like(q)}%`})`, rank: similarOrder },
   ];
   if (length < SIMILAR_FROM) return { cond: infix, tiers };
-  return { cond: sql`(${infix} OR label % ${q})`, tiers: [...tiers, { cond: sql`label % ${q} AND NOT (${infix})`, rank: similarOrder }] };
+  return { cond: sql`(${infix} OR label % ${q})`, tiers: [...tiers, { cond: sql`label % ${q} AND NOT (${infix})`, rank: similarOrder, similarTo: q }] };
+}
+
+/**
+ * A page of the similarity tier read among the labels sharing more of the text's trigrams than
+ * the threshold (0.3) needs, or undefined when those do not fill it. The trigram index can only
+ * rule out a label by how many of the text's trigrams it lacks: at 0.3 a 5-character text (6
+ * trigrams) lets through every label sharing 2, thousands at a million names, which are then read
+ * and rechecked and almost all fail. Raising the threshold for one transaction just past
+ * (the trigrams 0.3 needs) / (the text's trigrams) makes the index ask for one more, and the
+ * recheck keeps the labels at least that similar. They come first in the tier's order (more
+ * similar first), so when they fill the page it is the page of the whole tier.
+ */
+async function closestFirst(db: Executor, q: string, read: (db: Executor) => Promise<number[]>, want: number): Promise<number[] | undefined> {
+  if (db.isTransaction) return undefined;
+  return db.transaction().execute(async (trx) => {
+    const raised = await sql`SELECT set_config('pg_trgm.similarity_threshold', (ceil(current_setting('pg_trgm.similarity_threshold')::numeric * n) / n + 0.000001)::text, true)
+      FROM (SELECT coalesce(array_length(show_trgm(${q}), 1), 0)::numeric AS n) t WHERE ceil(current_setting('pg_trgm.similarity_threshold')::numeric * n) < n`.execute(trx);
+    if (raised.rows.length === 0) return undefined;
+    const found = await read(trx);
+    return found.length === want ? found : undefined;
+  });
 }
 
 /**
@@ -184,7 +207,9 @@ async function tieredIds(db: Executor, base: RawBuilder<unknown>[], tiers: Tier[
   for (const tier of tiers) {
     const where = and(tier.cond ? [...base, tier.cond] : base);
     const skip = Math.max(0, offset - before);
-    const found = await ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${limit - page.length}`);
+    const want = limit - page.length;
+    const read = (on: Executor) => ids(on, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${want}`);
+    const found = (tier.similarTo === undefined ? undefined : await closestFirst(db, tier.similarTo, read, want)) ?? await read(db);
     page.push(...found);
     if (page.length === limit) break;
     before += found.length > 0 || skip === 0 ? skip + found.length : (await cappedCount(db, where)).total;
