@@ -5,6 +5,7 @@ import type { SearchFilters } from './filters.js';
 import { SORT_KEYS } from '../contracts/search.js';
 import { extraConditions } from './extra-filters.js';
 import { cached, type Cache } from '../infra/cache.js';
+import type { SingleFlight } from './tiered.js';
 
 export type SortKey = (typeof SORT_KEYS)[number];
 export { SORT_KEYS };
@@ -241,8 +242,11 @@ export async function searchIds(
   db: Executor,
   spec: {
     q?: string; filters: SearchFilters; sort: Sort | 'relevance'; offset: number; limit: number; extra?: RawBuilder<unknown>[];
-    /** Reuse the capped count for SEARCH_COUNT_TTL_SECONDS (keyed by the text and filters; not with `extra`). */
-    countCache?: Cache;
+    /**
+     * Reuse the capped count for SEARCH_COUNT_TTL_SECONDS (keyed by the text and filters; not with
+     * `extra`); concurrent requests of one key in this process share one count.
+     */
+    counts?: { cache: Cache; flights: SingleFlight };
   },
   ctx: SearchContext,
 ): Promise<IdPage> {
@@ -252,9 +256,10 @@ export async function searchIds(
   const where = and(conds);
   const { offset, limit } = spec;
 
-  const counting = spec.countCache && !spec.extra
-    ? cached(spec.countCache, `search:count:${JSON.stringify({ q: spec.q ?? '', f: spec.filters }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`,
-      SEARCH_COUNT_TTL_SECONDS, () => cappedCount(db, where))
+  const { counts } = spec;
+  const countKey = `search:count:${JSON.stringify({ q: spec.q ?? '', f: spec.filters }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
+  const counting = counts && !spec.extra
+    ? counts.flights.run(countKey, () => cached(counts.cache, countKey, SEARCH_COUNT_TTL_SECONDS, () => cappedCount(db, where)))
     : cappedCount(db, where);
   let page: Promise<number[]>;
   if (spec.sort === 'relevance' && match) {

@@ -9,6 +9,7 @@ import type { SearchResult } from '../contracts/search-result.js';
 import { checkSortNeeds, normalizeQuery, readFilters } from '../search/filters.js';
 import { defaultOrderOf, findNameId, RESULT_WINDOW, searchIds, type Sort, type SortKey, type SortOrder } from '../search/query.js';
 import { loadSearchResults } from '../search/results.js';
+import { SingleFlight } from '../search/tiered.js';
 import { currencyFields } from '../lib/currencies.js';
 
 const OWN_KEYS = ['q', 'page', 'limit', 'sortBy', 'sortOrder'];
@@ -57,6 +58,8 @@ export type NameDetail = SearchResult & { offers: NameOffer[] };
 
 /** Global search and the name page. */
 export class SearchService {
+  private readonly countFlights = new SingleFlight();
+
   constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'cache'>) {}
 
   /**
@@ -78,7 +81,7 @@ export class SearchService {
     const { config, db, cache } = this.deps;
     const found = await searchIds(
       db,
-      { q: q === '' ? undefined : q, filters, sort: relevance ? 'relevance' : sort, offset, limit, extra: scope.where, countCache: cache },
+      { q: q === '' ? undefined : q, filters, sort: relevance ? 'relevance' : sort, offset, limit, extra: scope.where, counts: { cache, flights: this.countFlights } },
       { now: new Date(), gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays },
     );
     return {
