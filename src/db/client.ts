@@ -40,8 +40,14 @@ export interface PoolOptions {
 const DEFAULT_TIMEOUT_MS = 5000;
 
 export function createPool(connectionString: string, options: PoolOptions = {}): pg.Pool {
+  // Prepared statements (see `prepared`) are planned per execution with their actual values:
+  // plan_cache_mode joins any start-up options the URL gives (pg would let the URL's replace ours).
+  const url = new URL(connectionString);
+  const startup = [url.searchParams.get('options'), '-c plan_cache_mode=force_custom_plan'].filter(Boolean).join(' ');
+  url.searchParams.delete('options');
   const pool = new pg.Pool({
-    connectionString,
+    connectionString: url.toString(),
+    options: startup,
     max: options.max ?? 20,
     types,
     statement_timeout: options.statementTimeoutMs,
@@ -57,10 +63,6 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
   timeouts.set(pool, statementMs <= 0 || timeoutMs <= 0 ? 0 : statementMs <= timeoutMs ? timeoutMs : statementMs + timeoutMs);
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  // Prepared statements (see `prepared`) are planned per execution with their actual values. A
-  // SET rather than the `options` start-up parameter, which an `options` in the URL would replace;
-  // it is queued ahead of the client's first query.
-  pool.on('connect', (client) => void client.query('SET plan_cache_mode = force_custom_plan').catch(() => {}));
   return pool;
 }
 
