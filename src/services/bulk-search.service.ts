@@ -8,8 +8,16 @@ import { checkSortNeeds, readFilters } from '../search/filters.js';
 import { defaultOrderOf, idsAmongNames, idsOfNames, type Sort } from '../search/query.js';
 import { loadSearchResults } from '../search/results.js';
 
-/** The normalized name of a term, or undefined when it is not a .eth second-level name. */
+/** A label of lower-case ASCII letters and digits only: ENS normalization leaves it as it is. */
+const PLAIN = /^\s*([a-z0-9]+)(?:\.eth)?\s*$/;
+
+/**
+ * The normalized name of a term, or undefined when it is not a .eth second-level name. Plain terms
+ * skip the normalizer, which costs about 3 µs a term (3 ms of a 1,000-term request).
+ */
 function nameOf(term: string): string | undefined {
+  const plain = PLAIN.exec(term);
+  if (plain) return `${plain[1]}.eth`;
   try {
     return normalizeEthName(term);
   } catch {
