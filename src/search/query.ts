@@ -301,27 +301,37 @@ export async function idsAmongLabels(db: Executor, labels: readonly string[], fi
 }
 
 /**
+ * The labels of `names` (.eth second-level names): a searchable name is its label and `.eth`, so a
+ * name is looked up by its label in the C-collated label index (ens_names_s_alpha_idx), whose
+ * comparisons are byte comparisons, instead of the name index, whose are by locale: about half
+ * the time for 1,000 names, and read from the index alone when only the id and label are needed.
+ */
+const labelsOf = (names: readonly string[]) => names.filter((n) => n.endsWith('.eth')).map((n) => n.slice(0, -'.eth'.length));
+
+/**
  * Bulk search: the names among `names` (normalized, distinct) that exist and pass the filters, in
- * the given sort or else in the order of `names`; one statement over the unique name index
- * (`name = ANY`), however many names (up to 10,000) are asked.
+ * the given sort or else in the order of `names`; one statement over the label index, however
+ * many names (up to 10,000) are asked.
  */
 export async function idsAmongNames(db: Executor, names: readonly string[], filters: SearchFilters, sort: Sort | undefined, ctx: SearchContext): Promise<number[]> {
-  if (names.length === 0) return [];
+  const labels = labelsOf(names);
+  if (labels.length === 0) return [];
   const conds = filterConditions(filters, ctx);
   if (sort) {
     const dir = sql.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
     const orderBy = sql.join([...SORT_COLUMNS[sort.by].keys.map((k) => sql`${k} ${dir} NULLS LAST`), sql`id ${dir}`]);
-    return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...conds, sql`name = ANY(${textArray(names)})`])} ORDER BY ${orderBy}`);
+    return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...conds, sql`(label COLLATE "C") = ANY(${textArray(labels)})`])} ORDER BY ${orderBy}`);
   }
-  return ids(db, sql<{ id: number }>`SELECT ens_names.id FROM unnest(${textArray(names)}) WITH ORDINALITY AS t(term, pos)
-    JOIN ens_names ON ens_names.name = t.term WHERE ${and(conds)} ORDER BY t.pos`);
+  return ids(db, sql<{ id: number }>`SELECT ens_names.id FROM unnest(${textArray(labels)}) WITH ORDINALITY AS t(term, pos)
+    JOIN ens_names ON (ens_names.label COLLATE "C") = t.term WHERE ${and(conds)} ORDER BY t.pos`);
 }
 
-/** The searchable names among `names` (normalized): name → id, one statement over the unique name index. */
+/** The searchable names among `names` (normalized .eth names): name → id, one statement over the label index. */
 export async function idsOfNames(db: Executor, names: readonly string[]): Promise<Map<string, number>> {
-  if (names.length === 0) return new Map();
-  const rows = await db.selectFrom('ens_names').select(['id', 'name']).where('name', '=', sql<string>`ANY(${textArray(names)})`).where('searchable', '=', true).execute();
-  return new Map(rows.map((r) => [r.name, r.id]));
+  const labels = labelsOf(names);
+  if (labels.length === 0) return new Map();
+  const { rows } = await sql<{ id: number; label: string }>`SELECT id, label FROM ens_names WHERE searchable AND (label COLLATE "C") = ANY(${textArray(labels)})`.execute(db);
+  return new Map(rows.map((r) => [`${r.label}.eth`, r.id]));
 }
 
 /** The id of a searchable name, or undefined. */
