@@ -5,6 +5,20 @@ import { iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
 import { currencyFields } from '../lib/currencies.js';
 
+/** An active listing as the name query returns it (JSON: amounts and times as text). */
+interface ListingJson {
+  id: number;
+  price_wei: string;
+  currency_address: string;
+  seller_address: string;
+  order_hash: string;
+  order_data: Record<string, unknown>;
+  expires_at: string | null;
+  source: string;
+  broker_address: string | null;
+  broker_fee_bps: number | null;
+}
+
 /**
  * Loads standard search results for name ids, in the order given. Indexed queries whatever the
  * page size: the names, their active unexpired listings, and (with a viewer) the viewer's votes
@@ -12,7 +26,7 @@ import { currencyFields } from '../lib/currencies.js';
  */
 export async function loadSearchResults(db: Executor, ids: readonly number[], viewerId?: number): Promise<SearchResult[]> {
   if (ids.length === 0) return [];
-  const [names, listings, votes, watched] = await Promise.all([
+  const [names, votes, watched] = await Promise.all([
     db
       .selectFrom('ens_names')
       .select([
@@ -20,17 +34,13 @@ export async function loadSearchResults(db: Executor, ids: readonly number[], vi
         'last_sale_date', 'last_sale_price_wei', 'last_sale_currency', 'highest_offer_wei', 'highest_offer_currency',
         'highest_offer_id', 'upvotes', 'downvotes', 'net_score', 'watchers_count',
         sql<boolean>`label ~ '[0-9]'`.as('has_numbers'),
+        // The name's active unexpired listings, newest first, in the same round trip (amounts as text: JSON numbers lose digits).
+        sql<ListingJson[] | null>`(SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
+          'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data, 'expires_at', l.expires_at, 'source', l.source,
+          'broker_address', l.broker_address, 'broker_fee_bps', l.broker_fee_bps) ORDER BY l.created_at DESC, l.id DESC)
+          FROM listings l WHERE l.ens_name_id = ens_names.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now()))`.as('listings'),
       ])
       .where('id', 'in', ids)
-      .execute(),
-    db
-      .selectFrom('listings')
-      .select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'seller_address', 'order_hash', 'order_data', 'expires_at', 'source', 'broker_address', 'broker_fee_bps'])
-      .where('ens_name_id', 'in', ids)
-      .where('status', '=', 'active')
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
       .execute(),
     viewerId === undefined
       ? Promise.resolve([])
@@ -40,25 +50,19 @@ export async function loadSearchResults(db: Executor, ids: readonly number[], vi
       : db.selectFrom('watchlist_items').select('ens_name_id').distinct().where('user_id', '=', viewerId).where('ens_name_id', 'in', ids).execute(),
   ]);
   const watching = new Set(watched.map((w) => w.ens_name_id));
-
-  const listingsByName = new Map<number, SearchResult['listings']>();
-  for (const l of listings) {
-    const list = listingsByName.get(l.ens_name_id) ?? [];
-    list.push({
-      id: l.id,
-      price: weiString(l.price_wei),
-      currency_address: l.currency_address,
-      ...currencyFields(l.currency_address),
-      seller_address: l.seller_address,
-      order_hash: l.order_hash,
-      order_data: l.order_data as Record<string, unknown>,
-      expires_at: iso(l.expires_at),
-      source: l.source,
-      broker_address: l.broker_address,
-      broker_fee_bps: l.broker_fee_bps,
-    });
-    listingsByName.set(l.ens_name_id, list);
-  }
+  const toListing = (l: ListingJson): SearchResult['listings'][number] => ({
+    id: l.id,
+    price: weiString(l.price_wei),
+    currency_address: l.currency_address,
+    ...currencyFields(l.currency_address),
+    seller_address: l.seller_address,
+    order_hash: l.order_hash,
+    order_data: l.order_data,
+    expires_at: iso(l.expires_at),
+    source: l.source,
+    broker_address: l.broker_address,
+    broker_fee_bps: l.broker_fee_bps,
+  });
   const voteByName = new Map(votes.map((v) => [v.ens_name_id, v.vote as 1 | -1]));
   const byId = new Map(names.map((n) => [n.id, n]));
 
@@ -78,7 +82,7 @@ export async function loadSearchResults(db: Executor, ids: readonly number[], vi
       last_sale_date: iso(n.last_sale_date),
       last_sale_price: weiString(n.last_sale_price_wei),
       last_sale_currency: n.last_sale_currency,
-      listings: listingsByName.get(id) ?? [],
+      listings: n.listings?.map(toListing) ?? [],
       highest_offer_wei: weiString(n.highest_offer_wei),
       highest_offer_currency: n.highest_offer_currency,
       highest_offer_id: n.highest_offer_id,

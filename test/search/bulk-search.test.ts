@@ -4,6 +4,8 @@ import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
 import { addressOf, signIn, type SignedIn } from '../helpers/accounts.js';
 import { createName } from '../helpers/factories.js';
 import { ONE_ETH, insertListing } from '../helpers/marketplace.js';
+import { createActiveListing } from '../helpers/community.js';
+import { DAY } from '../../src/lib/time.js';
 
 /** POST /search/bulk and /search/bulk-filters: 10,000 terms in one request, answered without a query per term. */
 
@@ -79,5 +81,22 @@ describe('bulk search', () => {
     const unknown = await post('bulk-filters', { terms: ['a'], filters: { colour: 'red' } });
     assert.equal(unknown.statusCode, 400, show(unknown));
     assert.match(body(unknown).error.details.field, /^body\.filters/, show(unknown));
+  });
+
+  it('a result lists the name\'s active unexpired listings, newest first, each with its fields', async () => {
+    const db = t.container.db;
+    const name = await createName(db, 'bulkmany.eth', { owner: addressOf(0) });
+    const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + 30 * DAY + 123);
+    const older = await createActiveListing(db, name.id, addressOf(1), { priceWei: '123456789012345678901234567890', expiresAt, createdAt: new Date(Date.now() - 2 * DAY) });
+    const newer = await createActiveListing(db, name.id, addressOf(2), { priceWei: '7', expiresAt: null, createdAt: new Date(Date.now() - DAY) });
+    await createActiveListing(db, name.id, addressOf(3), { expiresAt: new Date(Date.now() - DAY) });
+    await createActiveListing(db, name.id, addressOf(4), { status: 'cancelled' });
+    const res = await post('bulk', { terms: ['bulkmany'] });
+    assert.deepEqual(body(res).data.results[0].listings, [
+      { id: newer.id, price: '7', currency_address: newer.currency_address, currency_symbol: 'ETH', currency_decimals: 18, seller_address: addressOf(2),
+        order_hash: newer.order_hash, order_data: {}, expires_at: null, source: 'grails', broker_address: null, broker_fee_bps: null },
+      { id: older.id, price: '123456789012345678901234567890', currency_address: older.currency_address, currency_symbol: 'ETH', currency_decimals: 18,
+        seller_address: addressOf(1), order_hash: older.order_hash, order_data: {}, expires_at: expiresAt.toISOString(), source: 'grails', broker_address: null, broker_fee_bps: null },
+    ], show(res));
   });
 });
