@@ -186,7 +186,7 @@ function textMatch(q: string): TextMatch {
  * recheck keeps the labels at least that similar. They come first in the tier's order (more
  * similar first), so when they fill the page it is the page of the whole tier.
  */
-async function closestFirst(db: Executor, q: string, read: (db: Executor) => Promise<number[]>, want: number): Promise<number[] | undefined> {
+async function closestFirst<R>(db: Executor, q: string, read: (db: Executor) => Promise<R[]>, want: number): Promise<R[] | undefined> {
   if (db.isTransaction) return undefined;
   return db.transaction().execute(async (trx) => {
     const raised = await sql`SELECT set_config('pg_trgm.similarity_threshold', (ceil(current_setting('pg_trgm.similarity_threshold')::numeric * n) / n + 0.000001)::text, true)
@@ -198,18 +198,28 @@ async function closestFirst(db: Executor, q: string, read: (db: Executor) => Pro
 }
 
 /**
+ * Runs the statement of a page's ids (in their order) and returns its rows: the ids alone, or the
+ * rows a caller joins to them in the same statement (the results of global search).
+ */
+export type PageReader<R extends { id: number }> = (db: Executor, page: RawBuilder<{ id: number }>) => Promise<R[]>;
+
+const idRows: PageReader<{ id: number }> = async (db, page) => (await page.execute(db)).rows;
+
+/**
  * A page read across tiers: each tier from where the page starts in it; when a tier ends on the
  * page the next one continues it, and a tier that ends before the page is counted (up to the
  * window) to know how far into the next one the page starts.
  */
-async function tieredIds(db: Executor, base: RawBuilder<unknown>[], tiers: Tier[], offset: number, limit: number): Promise<number[]> {
-  const page: number[] = [];
+async function tieredPage<R extends { id: number }>(
+  db: Executor, base: RawBuilder<unknown>[], tiers: Tier[], offset: number, limit: number, reader: PageReader<R>,
+): Promise<R[]> {
+  const page: R[] = [];
   let before = 0;
   for (const tier of tiers) {
     const where = and(tier.cond ? [...base, tier.cond] : base);
     const skip = Math.max(0, offset - before);
     const want = limit - page.length;
-    const read = (on: Executor) => ids(on, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${want}`);
+    const read = (on: Executor) => reader(on, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${want}`);
     const found = (tier.similarTo === undefined ? undefined : await closestFirst(db, tier.similarTo, read, want)) ?? await read(db);
     page.push(...found);
     if (page.length === limit) break;
@@ -232,24 +242,23 @@ async function ids(db: Executor, query: RawBuilder<{ id: number }>): Promise<num
   return (await query.execute(db)).rows.map((r) => r.id);
 }
 
+/** What a page of global search asks. */
+export interface SearchSpec {
+  q?: string; filters: SearchFilters; sort: Sort | 'relevance'; offset: number; limit: number; extra?: RawBuilder<unknown>[];
+  /**
+   * Reuse the capped count for SEARCH_COUNT_TTL_SECONDS (keyed by the text and filters; not with
+   * `extra`); concurrent requests of one key in this process share one count.
+   */
+  counts?: { cache: Cache; flights: SingleFlight };
+}
+
 /**
- * A page of name ids for global search. With `q` and no explicit sort the order is relevance
+ * A page of global search, read by `reader`. With `q` and no explicit sort the order is relevance
  * (exact, prefix, substring, similarity); otherwise the sort key, nulls last in both directions,
  * ties by id. A nullable key is read in two index-ordered steps (rows with a value, then rows
  * without, by id) so each step walks one index instead of sorting the table.
  */
-export async function searchIds(
-  db: Executor,
-  spec: {
-    q?: string; filters: SearchFilters; sort: Sort | 'relevance'; offset: number; limit: number; extra?: RawBuilder<unknown>[];
-    /**
-     * Reuse the capped count for SEARCH_COUNT_TTL_SECONDS (keyed by the text and filters; not with
-     * `extra`); concurrent requests of one key in this process share one count.
-     */
-    counts?: { cache: Cache; flights: SingleFlight };
-  },
-  ctx: SearchContext,
-): Promise<IdPage> {
+export async function searchPage<R extends { id: number }>(db: Executor, spec: SearchSpec, ctx: SearchContext, reader: PageReader<R>): Promise<{ rows: R[]; total: number; capped: boolean }> {
   const base = [...filterConditions(spec.filters, ctx), ...(spec.extra ?? [])];
   const match = spec.q ? textMatch(spec.q) : undefined;
   const conds = match ? [...base, match.cond] : base;
@@ -261,28 +270,34 @@ export async function searchIds(
   const counting = counts && !spec.extra
     ? counts.flights.run(countKey, () => cached(counts.cache, countKey, SEARCH_COUNT_TTL_SECONDS, () => cappedCount(db, where)))
     : cappedCount(db, where);
-  let page: Promise<number[]>;
+  let page: Promise<R[]>;
   if (spec.sort === 'relevance' && match) {
-    page = tieredIds(db, base, match.tiers, offset, limit);
+    page = tieredPage(db, base, match.tiers, offset, limit, reader);
   } else {
     const sort = spec.sort === 'relevance' ? { by: 'listing_date' as const, order: 'desc' as const } : spec.sort;
-    page = sortedIds(db, conds, sort, offset, limit);
+    page = sortedPage(db, conds, sort, offset, limit, reader);
   }
-  const [list, count] = await Promise.all([page, counting]);
-  return { ids: list, ...count };
+  const [rows, count] = await Promise.all([page, counting]);
+  return { rows, ...count };
 }
 
-async function sortedIds(db: Executor, conds: RawBuilder<unknown>[], sort: Sort, offset: number, limit: number): Promise<number[]> {
+/** A page of name ids for global search (see searchPage). */
+export async function searchIds(db: Executor, spec: SearchSpec, ctx: SearchContext): Promise<IdPage> {
+  const { rows, total, capped } = await searchPage(db, spec, ctx, idRows);
+  return { ids: rows.map((r) => r.id), total, capped };
+}
+
+function sortedPage<R extends { id: number }>(db: Executor, conds: RawBuilder<unknown>[], sort: Sort, offset: number, limit: number, reader: PageReader<R>): Promise<R[]> {
   const column = SORT_COLUMNS[sort.by];
   const dir = sql.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
   const orderBy = sql.join([...column.keys.map((k) => sql`${k} ${dir}`), sql`id ${dir}`]);
-  if (!column.nullable) return tieredIds(db, conds, [{ rank: orderBy }], offset, limit);
+  if (!column.nullable) return tieredPage(db, conds, [{ rank: orderBy }], offset, limit, reader);
   // The rows with a value by the key, then the rows without one by id.
   const key = column.keys[0];
-  return tieredIds(db, conds, [
+  return tieredPage(db, conds, [
     { cond: column.present ?? sql`${key} IS NOT NULL`, rank: orderBy },
     { cond: column.present ? sql`NOT (${column.present})` : sql`${key} IS NULL`, rank: sql`id ${dir}` },
-  ], offset, limit);
+  ], offset, limit, reader);
 }
 
 /**

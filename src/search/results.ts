@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/client.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
 import { currencyFields } from '../lib/currencies.js';
+import type { PageReader } from './query.js';
 
 /** An active listing as the name query returns it (JSON: amounts and times as text). */
 interface ListingJson {
@@ -19,82 +20,121 @@ interface ListingJson {
   broker_fee_bps: number | null;
 }
 
+/** A name row of a search result, with its active unexpired listings (null when none). */
+export interface ResultRow {
+  id: number;
+  name: string;
+  token_id: string;
+  owner_address: string | null;
+  expiry_date: Date | null;
+  registration_date: Date | null;
+  clubs: string[];
+  has_emoji: boolean;
+  has_numbers: boolean;
+  last_sale_date: Date | null;
+  last_sale_price_wei: string | null;
+  last_sale_currency: string | null;
+  highest_offer_wei: string | null;
+  highest_offer_currency: string | null;
+  highest_offer_id: number | null;
+  upvotes: number;
+  downvotes: number;
+  net_score: number;
+  watchers_count: number;
+  listings: ListingJson[] | null;
+}
+
+/**
+ * The result rows of the ids `source` yields as `p(id, ord)`, in `ord` order: each name by its
+ * primary key and its listings aggregated from the active-listing index, in one statement
+ * (amounts as text: JSON numbers lose digits). An id without a name gives no row.
+ */
+async function resultRowsFrom(db: Executor, source: RawBuilder<unknown>): Promise<ResultRow[]> {
+  const { rows } = await sql<ResultRow>`SELECT n.id, n.name, n.token_id, n.owner_address, n.expiry_date, n.registration_date, n.clubs, n.has_emoji,
+      n.label ~ '[0-9]' AS has_numbers, n.last_sale_date, n.last_sale_price_wei, n.last_sale_currency, n.highest_offer_wei, n.highest_offer_currency,
+      n.highest_offer_id, n.upvotes, n.downvotes, n.net_score, n.watchers_count,
+      (SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
+        'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data, 'expires_at', l.expires_at, 'source', l.source,
+        'broker_address', l.broker_address, 'broker_fee_bps', l.broker_fee_bps) ORDER BY l.created_at DESC, l.id DESC)
+        FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())) AS listings
+    FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
+  return rows;
+}
+
+/** Reads a page of global search as result rows: the page's ids and their rows are one statement. */
+export const resultRows: PageReader<ResultRow> = (db, page) => resultRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`);
+
 /**
  * Loads standard search results for name ids, in the order given. Indexed queries whatever the
- * page size: the names, their active unexpired listings, and (with a viewer) the viewer's votes
- * and watches. `viewerId` undefined means anonymous: `user_vote` and `is_user_watching` are left out.
+ * page size: the names with their active unexpired listings, and (with a viewer) the viewer's
+ * votes and watches. `viewerId` undefined means anonymous: `user_vote` and `is_user_watching` are left out.
  */
 export async function loadSearchResults(db: Executor, ids: readonly number[], viewerId?: number): Promise<SearchResult[]> {
   if (ids.length === 0) return [];
-  const [names, votes, watched] = await Promise.all([
-    db
-      .selectFrom('ens_names')
-      .select([
-        'id', 'name', 'token_id', 'owner_address', 'expiry_date', 'registration_date', 'clubs', 'has_emoji',
-        'last_sale_date', 'last_sale_price_wei', 'last_sale_currency', 'highest_offer_wei', 'highest_offer_currency',
-        'highest_offer_id', 'upvotes', 'downvotes', 'net_score', 'watchers_count',
-        sql<boolean>`label ~ '[0-9]'`.as('has_numbers'),
-        // The name's active unexpired listings, newest first, in the same round trip (amounts as text: JSON numbers lose digits).
-        sql<ListingJson[] | null>`(SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
-          'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data, 'expires_at', l.expires_at, 'source', l.source,
-          'broker_address', l.broker_address, 'broker_fee_bps', l.broker_fee_bps) ORDER BY l.created_at DESC, l.id DESC)
-          FROM listings l WHERE l.ens_name_id = ens_names.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now()))`.as('listings'),
-      ])
-      .where('id', 'in', ids)
-      .execute(),
-    viewerId === undefined
-      ? Promise.resolve([])
-      : db.selectFrom('votes').select(['ens_name_id', 'vote']).where('user_id', '=', viewerId).where('ens_name_id', 'in', ids).execute(),
-    viewerId === undefined
-      ? Promise.resolve([])
-      : db.selectFrom('watchlist_items').select('ens_name_id').distinct().where('user_id', '=', viewerId).where('ens_name_id', 'in', ids).execute(),
+  const [rows, viewer] = await Promise.all([
+    resultRowsFrom(db, sql`unnest(${[...ids]}::bigint[]) WITH ORDINALITY AS p(id, ord)`),
+    viewerState(db, ids, viewerId),
   ]);
-  const watching = new Set(watched.map((w) => w.ens_name_id));
-  const toListing = (l: ListingJson): SearchResult['listings'][number] => ({
-    id: l.id,
-    price: weiString(l.price_wei),
-    currency_address: l.currency_address,
-    ...currencyFields(l.currency_address),
-    seller_address: l.seller_address,
-    order_hash: l.order_hash,
-    order_data: l.order_data,
-    expires_at: iso(l.expires_at),
-    source: l.source,
-    broker_address: l.broker_address,
-    broker_fee_bps: l.broker_fee_bps,
-  });
-  const voteByName = new Map(votes.map((v) => [v.ens_name_id, v.vote as 1 | -1]));
-  const byId = new Map(names.map((n) => [n.id, n]));
+  return rows.map((row) => toResult(row, viewer));
+}
 
-  return ids.flatMap((id) => {
-    const n = byId.get(id);
-    if (!n) return [];
-    const result: SearchResult = {
-      id: n.id,
-      name: n.name,
-      token_id: n.token_id,
-      owner: n.owner_address,
-      expiry_date: iso(n.expiry_date),
-      registration_date: iso(n.registration_date),
-      clubs: n.clubs,
-      has_numbers: n.has_numbers,
-      has_emoji: n.has_emoji,
-      last_sale_date: iso(n.last_sale_date),
-      last_sale_price: weiString(n.last_sale_price_wei),
-      last_sale_currency: n.last_sale_currency,
-      listings: n.listings?.map(toListing) ?? [],
-      highest_offer_wei: weiString(n.highest_offer_wei),
-      highest_offer_currency: n.highest_offer_currency,
-      highest_offer_id: n.highest_offer_id,
-      upvotes: n.upvotes,
-      downvotes: n.downvotes,
-      net_score: n.net_score,
-      watchers_count: n.watchers_count,
-    };
-    if (viewerId !== undefined) {
-      result.is_user_watching = watching.has(id);
-      result.user_vote = voteByName.get(id) ?? null;
-    }
-    return [result];
-  });
+/** Standard search results of rows read with `resultRows`, with the viewer's votes and watches. */
+export async function searchResultsOf(db: Executor, rows: readonly ResultRow[], viewerId?: number): Promise<SearchResult[]> {
+  const viewer = rows.length === 0 ? undefined : await viewerState(db, rows.map((r) => r.id), viewerId);
+  return rows.map((row) => toResult(row, viewer));
+}
+
+interface ViewerState { votes: Map<number, 1 | -1>; watching: Set<number> }
+
+async function viewerState(db: Executor, ids: readonly number[], viewerId: number | undefined): Promise<ViewerState | undefined> {
+  if (viewerId === undefined) return undefined;
+  const [votes, watched] = await Promise.all([
+    db.selectFrom('votes').select(['ens_name_id', 'vote']).where('user_id', '=', viewerId).where('ens_name_id', 'in', ids).execute(),
+    db.selectFrom('watchlist_items').select('ens_name_id').distinct().where('user_id', '=', viewerId).where('ens_name_id', 'in', ids).execute(),
+  ]);
+  return { votes: new Map(votes.map((v) => [v.ens_name_id, v.vote as 1 | -1])), watching: new Set(watched.map((w) => w.ens_name_id)) };
+}
+
+const toListing = (l: ListingJson): SearchResult['listings'][number] => ({
+  id: l.id,
+  price: weiString(l.price_wei),
+  currency_address: l.currency_address,
+  ...currencyFields(l.currency_address),
+  seller_address: l.seller_address,
+  order_hash: l.order_hash,
+  order_data: l.order_data,
+  expires_at: iso(l.expires_at),
+  source: l.source,
+  broker_address: l.broker_address,
+  broker_fee_bps: l.broker_fee_bps,
+});
+
+function toResult(n: ResultRow, viewer: ViewerState | undefined): SearchResult {
+  const result: SearchResult = {
+    id: n.id,
+    name: n.name,
+    token_id: n.token_id,
+    owner: n.owner_address,
+    expiry_date: iso(n.expiry_date),
+    registration_date: iso(n.registration_date),
+    clubs: n.clubs,
+    has_numbers: n.has_numbers,
+    has_emoji: n.has_emoji,
+    last_sale_date: iso(n.last_sale_date),
+    last_sale_price: weiString(n.last_sale_price_wei),
+    last_sale_currency: n.last_sale_currency,
+    listings: n.listings?.map(toListing) ?? [],
+    highest_offer_wei: weiString(n.highest_offer_wei),
+    highest_offer_currency: n.highest_offer_currency,
+    highest_offer_id: n.highest_offer_id,
+    upvotes: n.upvotes,
+    downvotes: n.downvotes,
+    net_score: n.net_score,
+    watchers_count: n.watchers_count,
+  };
+  if (viewer) {
+    result.is_user_watching = viewer.watching.has(n.id);
+    result.user_vote = viewer.votes.get(n.id) ?? null;
+  }
+  return result;
 }

@@ -7,8 +7,8 @@ import { iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { checkSortNeeds, normalizeQuery, readFilters } from '../search/filters.js';
-import { defaultOrderOf, findNameId, RESULT_WINDOW, searchIds, type Sort, type SortKey, type SortOrder } from '../search/query.js';
-import { loadSearchResults } from '../search/results.js';
+import { defaultOrderOf, findNameId, RESULT_WINDOW, searchPage, type Sort, type SortKey, type SortOrder } from '../search/query.js';
+import { loadSearchResults, resultRows, searchResultsOf } from '../search/results.js';
 import { SingleFlight } from '../search/tiered.js';
 import { currencyFields } from '../lib/currencies.js';
 
@@ -79,13 +79,14 @@ export class SearchService {
     const by: SortKey = query.sortBy === undefined || query.sortBy === 'relevance' ? 'listing_date' : query.sortBy;
     const sort: Sort = { by, order: query.sortOrder ?? defaultOrderOf(by) };
     const { config, db, cache } = this.deps;
-    const found = await searchIds(
+    const found = await searchPage(
       db,
       { q: q === '' ? undefined : q, filters, sort: relevance ? 'relevance' : sort, offset, limit, extra: scope.where, counts: { cache, flights: this.countFlights } },
       { now: new Date(), gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays },
+      resultRows,
     );
     return {
-      results: await loadSearchResults(db, found.ids, viewer?.id),
+      results: await searchResultsOf(db, found.rows, viewer?.id),
       pagination: pageB(page, limit, found.total),
       sort: relevance ? { by: 'relevance', order: 'desc' } : sort,
       totalCapped: found.capped,
