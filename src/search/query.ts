@@ -143,6 +143,8 @@ interface Tier {
   rank: RawBuilder<unknown>;
   /** The similarity tier of this text: its page is first looked for among the closest labels (see closestFirst). */
   similarTo?: string;
+  /** Ranked by label_length, then label (C), then id: without filters, read length by length (see byLengthPage). */
+  byLength?: boolean;
 }
 
 /**
@@ -165,7 +167,7 @@ interface TextMatch {
 function textMatch(q: string): TextMatch {
   const length = [...q].length;
   const prefix = sql`(${startsWith(q)})`;
-  if (length < SUBSTRING_FROM) return { cond: prefix, tiers: [{ cond: prefix, rank: sql`label_length, (label COLLATE "C"), id` }] };
+  if (length < SUBSTRING_FROM) return { cond: prefix, tiers: [{ cond: prefix, rank: sql`label_length, (label COLLATE "C"), id`, byLength: true }] };
   const infix = sql`label LIKE ${`%${like(q)}%`}`;
   const similarOrder = sql`similarity(label, ${q}) DESC, label_length, (label COLLATE "C"), id`;
   const tiers: Tier[] = [
@@ -197,6 +199,32 @@ async function closestFirst<R>(db: Executor, q: string, read: (db: Executor) => 
   });
 }
 
+/** Label lengths read one by one before a whole range of labels is sorted by length (see byLengthPage), for pages this deep. */
+const SHORT_LENGTHS = 8;
+const SHORT_DEPTH = 1_000;
+
+/**
+ * The page of a tier ranked by length, then label (C), then id, as one statement: first read
+ * length by length up to SHORT_LENGTHS, for each length the range of ens_names_s_length_idx
+ * holding `where`'s labels, in index order and only as far as the page needs; only when those
+ * short labels do not fill the page (a rare prefix) the whole range of labels is read and sorted.
+ * A 2-letter prefix, thousands of labels at a million names that the range scan reads and sorts
+ * whole, then costs a few dozen index entries per length. The short labels come first in the
+ * order, so when they fill the page it is the page of the whole tier. Only for `where` the index
+ * answers alone (no filters).
+ */
+function byLengthPage(where: RawBuilder<unknown>, rank: RawBuilder<unknown>, skip: number, want: number): RawBuilder<{ id: number }> {
+  return sql<{ id: number }>`WITH short AS MATERIALIZED (
+      SELECT s.id, s.label_length, s.label FROM generate_series(1, ${SHORT_LENGTHS}) AS lengths(n)
+      CROSS JOIN LATERAL (SELECT id, label, label_length FROM ens_names WHERE ${where} AND label_length = lengths.n ORDER BY (label COLLATE "C"), id LIMIT ${skip + want}) s
+      ORDER BY s.label_length, (s.label COLLATE "C"), s.id OFFSET ${skip} LIMIT ${want})
+    SELECT id FROM (
+      SELECT id, label_length, label FROM short WHERE (SELECT count(*) FROM short) = ${want}
+      UNION ALL
+      (SELECT id, label_length, label FROM ens_names WHERE ${where} AND (SELECT count(*) FROM short) < ${want} ORDER BY ${rank} OFFSET ${skip} LIMIT ${want})
+    ) page ORDER BY label_length, (label COLLATE "C"), id`;
+}
+
 /**
  * Runs the statement of a page's ids (in their order) and returns its rows: the ids alone, or the
  * rows a caller joins to them in the same statement (the results of global search).
@@ -213,13 +241,18 @@ const idRows: PageReader<{ id: number }> = async (db, page) => (await page.execu
 async function tieredPage<R extends { id: number }>(
   db: Executor, base: RawBuilder<unknown>[], tiers: Tier[], offset: number, limit: number, reader: PageReader<R>,
 ): Promise<R[]> {
+  // filterConditions always gives `searchable`; anything more is a filter.
+  const unfiltered = base.length === 1;
   const page: R[] = [];
   let before = 0;
   for (const tier of tiers) {
     const where = and(tier.cond ? [...base, tier.cond] : base);
     const skip = Math.max(0, offset - before);
     const want = limit - page.length;
-    const read = (on: Executor) => reader(on, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${want}`);
+    const statement = tier.byLength && unfiltered && skip + want <= SHORT_DEPTH
+      ? byLengthPage(where, tier.rank, skip, want)
+      : sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${want}`;
+    const read = (on: Executor) => reader(on, statement);
     const found = (tier.similarTo === undefined ? undefined : await closestFirst(db, tier.similarTo, read, want)) ?? await read(db);
     page.push(...found);
     if (page.length === limit) break;

@@ -66,6 +66,10 @@ describe('GET /api/v1/search', () => {
 
   it('matches a short q by exact label and prefix only; .eth and case do not matter', async () => {
     assert.deepEqual(names(await get('q=ap')), ['appel.eth', 'apple.eth', 'applepie.eth']);
+    // Pages the short labels fill, and the page they leave to the whole prefix range.
+    assert.deepEqual(names(await get('q=ap&limit=2')), ['appel.eth', 'apple.eth']);
+    assert.deepEqual(names(await get('q=ap&limit=2&page=2')), ['applepie.eth']);
+    assert.deepEqual(names(await get('q=p&limit=1')), ['pineapple.eth'], 'a label longer than the lengths read one by one');
     assert.deepEqual(names(await get('q=APPLE.eth')).slice(0, 1), ['apple.eth']);
     assert.deepEqual(names(await get('q=appl')), ['apple.eth', 'applepie.eth', 'pineapple.eth'], 'under 5 characters: no similarity matches');
   });
