@@ -374,14 +374,6 @@ export async function idsAmongNames(db: Executor, names: readonly string[], filt
     JOIN ens_names ON (ens_names.label COLLATE "C") = t.term WHERE ${and(conds)} ORDER BY t.pos`);
 }
 
-/** The searchable names among `names` (normalized .eth names): name → id, one statement over the label index. */
-export async function idsOfNames(db: Executor, names: readonly string[]): Promise<Map<string, number>> {
-  const labels = labelsOf(names);
-  if (labels.length === 0) return new Map();
-  const { rows } = await sql<{ id: number; label: string }>`SELECT id, label FROM ens_names WHERE searchable AND (label COLLATE "C") = ANY(${textArray(labels)})`.execute(db);
-  return new Map(rows.map((r) => [`${r.label}.eth`, r.id]));
-}
-
 /** The id of a searchable name, or undefined. */
 export async function findNameId(db: Executor, name: string): Promise<{ id: number; clubs: string[] } | undefined> {
   return db.selectFrom('ens_names').select(['id', 'clubs']).where('name', '=', name).where('searchable', '=', true).executeTakeFirst();

@@ -78,6 +78,20 @@ export async function loadSearchResults(db: Executor, ids: readonly number[], vi
   return rows.map((row) => toResult(row, viewer));
 }
 
+/**
+ * The standard search results of the searchable names among `names` (normalized .eth names), by
+ * name, in one statement: each looked up by its label in the C-collated label index (a searchable
+ * name is its label and `.eth`), with the viewer's votes and watches.
+ */
+export async function loadSearchResultsOfNames(db: Executor, names: readonly string[], viewerId?: number): Promise<Map<string, SearchResult>> {
+  const labels = names.filter((n) => n.endsWith('.eth')).map((n) => n.slice(0, -'.eth'.length));
+  if (labels.length === 0) return new Map();
+  const rows = await resultRowsFrom(db, sql`(SELECT f.id, t.ord FROM unnest(${labels}::text[]) WITH ORDINALITY AS t(label, ord)
+    JOIN ens_names f ON (f.label COLLATE "C") = t.label AND f.searchable) p`);
+  const results = await searchResultsOf(db, rows, viewerId);
+  return new Map(results.map((r) => [r.name, r]));
+}
+
 /** Standard search results of rows read with `resultRows`, with the viewer's votes and watches. */
 export async function searchResultsOf(db: Executor, rows: readonly ResultRow[], viewerId?: number): Promise<SearchResult[]> {
   const viewer = rows.length === 0 ? undefined : await viewerState(db, rows.map((r) => r.id), viewerId);

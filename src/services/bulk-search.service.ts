@@ -5,8 +5,8 @@ import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import type { BulkFiltersBody, BulkSearchBody } from '../contracts/search.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { checkSortNeeds, readFilters } from '../search/filters.js';
-import { defaultOrderOf, idsAmongNames, idsOfNames, type Sort } from '../search/query.js';
-import { loadSearchResults } from '../search/results.js';
+import { defaultOrderOf, idsAmongNames, type Sort } from '../search/query.js';
+import { loadSearchResults, loadSearchResultsOfNames } from '../search/results.js';
 
 /** A label of lower-case ASCII letters and digits only: ENS normalization leaves it as it is. */
 const PLAIN = /^\s*([a-z0-9]+)(?:\.eth)?\s*$/;
@@ -37,8 +37,8 @@ function placeholder(term: string, name: string | undefined): SearchResult {
 
 /**
  * POST /search/bulk and /search/bulk-filters: many exact names in one request, each answered with a
- * bounded number of statements (the page's names by `name = ANY`, then the standard results of one
- * page), never one query per term.
+ * bounded number of statements (a page of terms: its names with their results in one; filtered:
+ * the matches, then the standard results of one page), never one query per term.
  */
 export class BulkSearchService {
   constructor(private readonly deps: Pick<Deps, 'config' | 'db'>) {}
@@ -48,13 +48,8 @@ export class BulkSearchService {
     const offset = offsetOf(body.page, body.limit);
     const terms = body.terms.slice(offset, offset + body.limit);
     const names = terms.map(nameOf);
-    const found = await idsOfNames(this.deps.db, [...new Set(names.filter((n): n is string => n !== undefined))]);
-    const loaded = await loadSearchResults(this.deps.db, [...new Set(found.values())], viewer?.id);
-    const byId = new Map(loaded.map((r) => [r.id, r]));
-    const results = terms.map((term, i) => {
-      const id = names[i] === undefined ? undefined : found.get(names[i]);
-      return (id === undefined ? undefined : byId.get(id)) ?? placeholder(term, names[i]);
-    });
+    const found = await loadSearchResultsOfNames(this.deps.db, [...new Set(names.filter((n): n is string => n !== undefined))], viewer?.id);
+    const results = terms.map((term, i) => (names[i] === undefined ? undefined : found.get(names[i])) ?? placeholder(term, names[i]));
     return { results, pagination: pageB(body.page, body.limit, body.terms.length) };
   }
 
