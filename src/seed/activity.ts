@@ -1,54 +1,111 @@
-import { sql } from 'kysely';
-import type pg from 'pg';
-import type { Db } from '../db/client.js';
-import { park, restoreParked } from './bulk.js';
+import { copyLine, type CopyValue, type CopyWriter } from './copy.js';
+import { iso } from './iso.js';
+
+/** The columns of an activity row after its id, in the order the log's writer copies them. */
+export const ACTIVITY_COLUMNS = ['id', 'event_type', 'ens_name_id', 'actor_address', 'counterparty_address', 'price_wei', 'currency_address', 'platform',
+  'transaction_hash', 'block_number', 'log_index', 'metadata', 'created_at'] as const;
+
+/** One event: the columns of ACTIVITY_COLUMNS after the id (created_at as epoch milliseconds). */
+export interface ActivityRow {
+  type: string;
+  nameId: number;
+  actor: string | null;
+  counterparty?: string | null;
+  price?: string | null;
+  currency?: string | null;
+  platform: string;
+  tx?: string | null;
+  block?: number | null;
+  logIndex?: number | null;
+  metadata: Record<string, unknown>;
+  at: number;
+}
+
+/** A registration or renewal kept as a number: its row in COPY text format, without the event id. */
+export type RenderRegistration = (ref: number) => string;
+
+function growF64(a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuffer> {
+  if (n < a.length) return a;
+  const b = new Float64Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function growU32(a: Uint32Array<ArrayBuffer>, n: number): Uint32Array<ArrayBuffer> {
+  if (n < a.length) return a;
+  const b = new Uint32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+const lineOf = (e: ActivityRow): string => copyLine([e.type, e.nameId, e.actor, e.counterparty ?? null, e.price ?? null, e.currency ?? null, e.platform,
+  e.tx ?? null, e.block ?? null, e.logIndex ?? null, JSON.stringify(e.metadata), iso(e.at)] satisfies CopyValue[]);
 
 /**
- * The activity log of the seeded market, derived from its rows in one statement, oldest first (so
- * sequence ids follow time): registrations and renewals (platform ens), sales (grails or the
- * outside marketplace), listings placed, offers made and votes cast. Returns the rows written.
+ * The activity log of the seeded rows, collected while they are generated (name by name, so not
+ * in time order) and written at the end oldest first, so that sequence ids follow time as they do
+ * when events are appended live. Rather than PostgreSQL sorting millions of wide rows, the log
+ * sorts one 64-bit key per event (its time, then the order it was seen) and renders each row as it
+ * writes it. The few hundred thousand market and vote events are kept rendered; the millions of
+ * registrations only as a number their writer renders them from again.
  */
-export async function seedActivity(db: Db, pool: pg.Pool): Promise<number> {
-  // the log's indexes are built once after the load, not row by row
-  await park(pool, 'activity_events');
-  const rows = await db.transaction().execute(async (trx) => {
-    await sql`SET LOCAL statement_timeout = 0`.execute(trx);
-    const result = await sql`
-      INSERT INTO activity_events (event_type, ens_name_id, actor_address, counterparty_address, price_wei, currency_address, platform,
-        transaction_hash, block_number, log_index, metadata, created_at)
-      SELECT * FROM (
-        SELECT kind, ens_name_id, actor_address, NULL::text, cost_wei, '0x0000000000000000000000000000000000000000', 'ens',
-          tx_hash, block_number, log_index, jsonb_build_object('expiry_date', expiry_date), block_time
-        FROM registrations WHERE kind IN ('registration', 'renewal')
-        UNION ALL
-        SELECT 'sale', ens_name_id, seller_address, buyer_address, price_wei, currency_address, CASE WHEN source = 'grails' THEN 'grails' ELSE 'seaport' END,
-          tx_hash, NULL, log_index, jsonb_build_object('source', source, 'listing_id', listing_id, 'offer_id', offer_id), sold_at
-        FROM sales
-        UNION ALL
-        SELECT 'listed', ens_name_id, seller_address, NULL, price_wei, currency_address, 'grails', NULL, NULL, NULL, jsonb_build_object('listing_id', id), created_at
-        FROM listings
-        UNION ALL
-        SELECT 'offer_made', ens_name_id, buyer_address, NULL, offer_amount_wei, currency_address, 'grails', NULL, NULL, NULL, jsonb_build_object('offer_id', id), created_at
-        FROM offers
-        UNION ALL
-        SELECT 'vote', v.ens_name_id, u.address, NULL, NULL, NULL, 'grails', NULL, NULL, NULL, jsonb_build_object('vote', v.vote, 'previous_vote', v.previous_vote), v.cast_at
-        FROM vote_events v JOIN users u ON u.id = v.user_id
-      ) e (event_type, ens_name_id, actor, counterparty, price, currency, platform, tx, block, log_index, metadata, at)
-      ORDER BY at
-      ON CONFLICT DO NOTHING`.execute(trx);
-    return Number(result.numAffectedRows ?? 0n);
-  });
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SET LOCAL statement_timeout = 0');
-    await restoreParked(client);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK');
-    throw err;
-  } finally {
-    client.release();
+export class ActivityLog {
+  private times = new Float64Array(1 << 16);
+  /** per event: a registration's number, or the index of a rendered line (with the top bit set) */
+  private refs = new Uint32Array(1 << 16);
+  private readonly lines: string[] = [];
+  private count = 0;
+
+  get size(): number {
+    return this.count;
   }
-  return rows;
+
+  private push(at: number, ref: number): void {
+    this.times = growF64(this.times, this.count);
+    this.refs = growU32(this.refs, this.count);
+    this.times[this.count] = Math.floor(at);
+    this.refs[this.count++] = ref;
+  }
+
+  add(e: ActivityRow): void {
+    if (this.lines.length >= 0x80000000) throw new Error('activity log too large');
+    this.push(e.at, (0x80000000 | this.lines.length) >>> 0);
+    this.lines.push(lineOf(e));
+  }
+
+  addRegistration(at: number, ref: number): void {
+    this.push(at, ref);
+  }
+
+  /** The events in time order (ties in the order they were added), ids from 1. */
+  async write(w: CopyWriter, registration: RenderRegistration): Promise<number> {
+    const order = this.sorted();
+    for (let i = 0; i < order.length; i++) {
+      const ref = this.refs[order[i]];
+      await w.addLine(`${i + 1}\t${ref >= 0x80000000 ? this.lines[ref & 0x7fffffff] : registration(ref)}`);
+    }
+    return order.length;
+  }
+
+  /** Event indexes by (time, index): one native sort of keys `time - first << bits | index`. */
+  private sorted(): Uint32Array {
+    const n = this.count;
+    const out = new Uint32Array(n);
+    if (n === 0) return out;
+    let first = Infinity;
+    let last = -Infinity;
+    for (let i = 0; i < n; i++) {
+      first = Math.min(first, this.times[i]);
+      last = Math.max(last, this.times[i]);
+    }
+    const bits = Math.max(1, Math.ceil(Math.log2(n + 1)));
+    if (Math.ceil(Math.log2(last - first + 2)) + bits > 64) throw new Error('activity log spans too long a time to sort');
+    const shift = BigInt(bits);
+    const keys = new BigUint64Array(n);
+    for (let i = 0; i < n; i++) keys[i] = (BigInt(this.times[i] - first) << shift) | BigInt(i);
+    keys.sort();
+    const mask = (1n << shift) - 1n;
+    for (let i = 0; i < n; i++) out[i] = Number(keys[i] & mask);
+    return out;
+  }
 }

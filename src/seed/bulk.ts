@@ -6,6 +6,7 @@ import type pg from 'pg';
  * which is many times faster than inserting into two dozen indexes (four of them unique on
  * random hashes) row by row. Definitions are read from the catalog, so what other migrations add
  * is handled the same way. Primary keys and unique keys that a foreign key refers to stay.
+ * Foreign keys can be parked too, and added again when the rows are in.
  */
 export interface SchemaItem {
   kind: 'index' | 'constraint';
@@ -30,13 +31,32 @@ export async function rebuildable(client: pg.ClientBase, table: string): Promise
   return rows;
 }
 
+/**
+ * A table's foreign keys. Each checks its rows one by one as they are inserted (an index probe
+ * and a row lock on the referenced row, about as much as the insert itself), where adding the key
+ * afterwards checks all rows in one join.
+ */
+export async function foreignKeys(client: pg.ClientBase, table: string): Promise<SchemaItem[]> {
+  const { rows } = await client.query<SchemaItem>(`
+    SELECT 'constraint' AS kind, $1::text AS table, quote_ident(k.conname) AS name, pg_get_constraintdef(k.oid) AS def
+    FROM pg_constraint k WHERE k.conrelid = $1::regclass AND k.contype = 'f' ORDER BY 3`, [table]);
+  return rows;
+}
+
 export async function dropAll(client: pg.ClientBase, items: readonly SchemaItem[]): Promise<void> {
   for (const i of items) {
     await client.query(i.kind === 'index' ? `DROP INDEX ${i.name}` : `ALTER TABLE ${i.table} DROP CONSTRAINT ${i.name}`);
   }
 }
 
-/** Builds the items again; with `ifMissing`, skips those that exist (healing after a crash). */
+/** A plain unique constraint's columns, `(a, b)`, when it can be built as an index first and attached after. */
+const PLAIN_UNIQUE = /^UNIQUE (\([^()]*\))$/;
+
+/**
+ * Builds the items again; with `ifMissing`, skips those that exist (healing after a crash). A
+ * missing plain unique constraint whose index `prebuild` built is attached to it
+ * (`ADD CONSTRAINT ... USING INDEX`, no second build).
+ */
 export async function createAll(client: pg.ClientBase, items: readonly SchemaItem[], ifMissing = false): Promise<void> {
   await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
   for (const i of items) {
@@ -47,8 +67,31 @@ export async function createAll(client: pg.ClientBase, items: readonly SchemaIte
     if (ifMissing) {
       const { rowCount } = await client.query(`SELECT 1 FROM pg_constraint WHERE conrelid = $1::regclass AND quote_ident(conname) = $2`, [i.table, i.name]);
       if (rowCount) continue;
+      if (PLAIN_UNIQUE.test(i.def)) {
+        const { rowCount: built } = await client.query(`SELECT 1 FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+          WHERE x.indrelid = $1::regclass AND quote_ident(c.relname) = $2 AND x.indisunique AND x.indisvalid`, [i.table, i.name]);
+        if (built) {
+          await client.query(`ALTER TABLE ${i.table} ADD CONSTRAINT ${i.name} UNIQUE USING INDEX ${i.name}`);
+          continue;
+        }
+      }
     }
     await client.query(`ALTER TABLE ${i.table} ADD CONSTRAINT ${i.name} ${i.def}`);
+  }
+}
+
+/**
+ * Builds every parked index, and the index of each parked plain unique constraint under the
+ * constraint's name, taking only a SHARE lock: readers go on meanwhile, where adding the
+ * constraints would take the table exclusively. `restoreParked` attaches them later in a moment.
+ */
+export async function prebuildParked(client: pg.ClientBase): Promise<void> {
+  const items = await parked(client);
+  await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
+  for (const i of items) {
+    const columns = i.kind === 'constraint' ? PLAIN_UNIQUE.exec(i.def)?.[1] : undefined;
+    if (i.kind === 'index') await client.query(i.def.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
+    else if (columns !== undefined) await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${i.name} ON ${i.table} ${columns}`);
   }
 }
 
@@ -56,15 +99,15 @@ export async function createAll(client: pg.ClientBase, items: readonly SchemaIte
 const PARKED = 'seed.parked_indexes';
 
 /**
- * Drops a table's rebuildable indexes and constraints for a load that spans several transactions
- * (other connections must see its rows before it is complete). The definitions are kept in
- * sync_state in the same transaction; `restoreParked` builds them again.
+ * Drops a table's rebuildable indexes and constraints, or its foreign keys, for a load that spans
+ * several transactions (other connections must see its rows before it is complete). The
+ * definitions are kept in sync_state in the same transaction; `restoreParked` builds them again.
  */
-export async function park(pool: pg.Pool, table: string): Promise<void> {
+export async function park(pool: pg.Pool, table: string, which: 'indexes' | 'foreign keys' = 'indexes'): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const items = await rebuildable(client, table);
+    const items = which === 'indexes' ? await rebuildable(client, table) : await foreignKeys(client, table);
     await client.query(`
       INSERT INTO sync_state (key, value, updated_at) VALUES ($1, $2::jsonb, now())
       ON CONFLICT (key) DO UPDATE SET value = sync_state.value || EXCLUDED.value, updated_at = now()`, [PARKED, JSON.stringify(items)]);
@@ -79,11 +122,21 @@ export async function park(pool: pg.Pool, table: string): Promise<void> {
 
 /**
  * Builds the parked indexes and constraints again (within the client's transaction) and forgets
- * them. Does nothing when none are parked; after a seed that died half-way it restores what was dropped.
+ * them; with `tables`, only those of these tables. Does nothing when none are parked; after a seed
+ * that died half-way it restores what was dropped.
  */
-export async function restoreParked(client: pg.ClientBase): Promise<void> {
-  const { rows } = await client.query<{ value: SchemaItem[] }>(`SELECT value FROM sync_state WHERE key = $1`, [PARKED]);
-  if (rows.length === 0) return;
-  await createAll(client, rows[0].value, true);
-  await client.query(`DELETE FROM sync_state WHERE key = $1`, [PARKED]);
+export async function restoreParked(client: pg.ClientBase, tables?: readonly string[]): Promise<void> {
+  // the row lock keeps two partial restores from forgetting each other's items
+  const items = await parked(client, true);
+  const restored = tables === undefined ? items : items.filter((i) => tables.includes(i.table));
+  if (restored.length === 0) return;
+  await createAll(client, restored, true);
+  const kept = items.filter((i) => !restored.includes(i));
+  if (kept.length === 0) await client.query(`DELETE FROM sync_state WHERE key = $1`, [PARKED]);
+  else await client.query(`UPDATE sync_state SET value = $2::jsonb, updated_at = now() WHERE key = $1`, [PARKED, JSON.stringify(kept)]);
+}
+
+async function parked(client: pg.ClientBase, lock = false): Promise<SchemaItem[]> {
+  const { rows } = await client.query<{ value: SchemaItem[] }>(`SELECT value FROM sync_state WHERE key = $1${lock ? ' FOR UPDATE' : ''}`, [PARKED]);
+  return rows[0]?.value ?? [];
 }

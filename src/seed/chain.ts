@@ -46,10 +46,9 @@ export function usdPerYear(label: string): number {
   return len <= 3 ? 640 : len === 4 ? 160 : 5;
 }
 
-/** Price of `seconds` of registration at time `ms`, in wei, through that day's ETH/USD. */
-export function registrationCostWei(label: string, seconds: number, ms: number): bigint {
-  const eth = (usdPerYear(label) * seconds) / (YEAR / 1000) / ethUsdAt(ms);
-  return BigInt(Math.round(eth * 1e9)) * 1_000_000_000n;
+/** Price of `seconds` of registration at time `ms`, in whole gwei, through that day's ETH/USD. */
+export function registrationCostGwei(label: string, seconds: number, ms: number): number {
+  return Math.round(((usdPerYear(label) * seconds) / (YEAR / 1000) / ethUsdAt(ms)) * 1e9);
 }
 
 /** Mainnet block at a time: ~14.2 s blocks before the merge, 12 s after. */

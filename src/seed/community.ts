@@ -1,9 +1,10 @@
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
+import type { ActivityLog } from './activity.js';
 import type { CopyWriter } from './copy.js';
 import type { DemoName } from './model.js';
 import type { Rng } from './random.js';
+import { iso } from './iso.js';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Users (the demo accounts first, ids 1-10, then the voters) and their votes. Demo accounts 0-3
@@ -23,9 +24,12 @@ export async function writeUsers(rng: Rng, now: number, addresses: readonly stri
 
 /**
  * One vote per user and name, cast over the last four weeks (a fifth of them in the last 24 h),
- * mostly on the more valuable names; each vote is also a vote event at the same time.
+ * mostly on the more valuable names; each vote is also a vote event at the same time, and a vote in
+ * the activity log.
  */
-export async function writeVotes(rng: Rng, now: number, userCount: number, demoCount: number, names: readonly DemoName[], votes: CopyWriter, events: CopyWriter): Promise<void> {
+export async function writeVotes(rng: Rng, now: number, addresses: readonly string[], demoCount: number, names: readonly DemoName[], votes: CopyWriter, events: CopyWriter,
+  log: ActivityLog): Promise<void> {
+  const userCount = addresses.length;
   const pool = [...names].sort((a, b) => b.value - a.value || a.id - b.id).slice(0, Math.max(200, Math.round(names.length / 4)));
   let eventId = 0;
   for (let user = 1; user <= userCount; user++) {
@@ -40,6 +44,7 @@ export async function writeVotes(rng: Rng, now: number, userCount: number, demoC
       const at = now - (age === 'day' ? rng.between(MINUTE, 24 * HOUR) : age === 'week' ? rng.between(DAY, 7 * DAY) : rng.between(7 * DAY, 28 * DAY));
       await votes.add([user, name.id, vote, iso(at), iso(at)]);
       await events.add([++eventId, user, name.id, vote, 0, iso(at)]);
+      log.add({ type: 'vote', nameId: name.id, actor: addresses[user - 1], platform: 'grails', metadata: { vote, previous_vote: 0 }, at });
     }
   }
 }

@@ -118,16 +118,18 @@ export interface NameHashes {
 
 /**
  * The hashes of `<label>.eth`. Labels of a-z and 0-9 only are already ENSIP-15 normalized, so
- * they are hashed directly (parseEthName costs ~80 µs, too slow for a million names); anything
- * else goes through parseEthName. A test checks that both paths agree.
+ * they are hashed directly (parseEthName costs ~80 µs, too slow for a million names), and so are
+ * emoji labels that `demoLabels` already found normalized (`normalizedEmoji`); anything else goes
+ * through parseEthName. A test checks that both paths agree.
  */
-export function hashLabel(keccak: Keccak, label: string): NameHashes {
-  if (!/^[a-z0-9]+$/.test(label)) {
+export function hashLabel(keccak: Keccak, label: string, normalizedEmoji = false): NameHashes {
+  if (!normalizedEmoji && !/^[a-z0-9]+$/.test(label)) {
     const p = parseEthName(label);
     return { labelhash: p.labelhash, namehash: p.namehash, tokenId: p.tokenId, wrappedTokenId: p.wrappedTokenId, hasEmoji: p.hasEmoji };
   }
   const lh = keccak(Buffer.from(label, 'utf8'));
   const labelhash = `0x${lh.toString('hex')}` as const;
   const namehash = `0x${keccak(Buffer.concat([ETH_NODE, lh])).toString('hex')}` as const;
-  return { labelhash, namehash, tokenId: BigInt(labelhash).toString(), wrappedTokenId: BigInt(namehash).toString(), hasEmoji: false };
+  // the NameWrapper's token id only for the few wrapped names that need it
+  return { labelhash, namehash, tokenId: BigInt(labelhash).toString(), get wrappedTokenId() { return BigInt(namehash).toString(); }, hasEmoji: normalizedEmoji };
 }

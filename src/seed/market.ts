@@ -2,11 +2,13 @@ import type { Hex } from 'viem';
 import { buildListingOrder, buildOfferOrder, type Contracts, type Fee } from '../lib/seaport.js';
 import { amountText } from '../orders/index.js';
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
-import { ethToUsdc, ethToWei } from './chain.js';
+import type { ActivityLog } from './activity.js';
+import { blockAt, ethToUsdc, ethToWei } from './chain.js';
 import type { CopyWriter } from './copy.js';
 import type { DemoName, DemoSale } from './model.js';
 import type { OrderHasher, OrderSigner } from './orders.js';
-import { fakeHash, type Rng } from './random.js';
+import type { Rng } from './random.js';
+import { iso } from './iso.js';
 
 export interface Currencies { eth: string; weth: string; usdc: string }
 
@@ -20,7 +22,6 @@ export interface MarketWriters {
 export type Currency = keyof Currencies;
 type Kind = 'listing_sold' | 'listing_expired' | 'offer_received' | 'offer_accepted' | 'offer_rejected' | 'offer_expired';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const sec = (ms: number) => Math.floor(ms / 1000);
 /** Orders carry whole seconds (startTime, endTime); the rows' times match them. */
 const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
@@ -29,6 +30,19 @@ const BROKER = '0x8de9c5a032463c561423387a9648c5c7bcc5bc90';
 /** Notifications cover the last eight weeks. */
 const NOTIFY_WINDOW = 56 * DAY;
 const MIN_FORCED = 2;
+
+/** The activity event that ends a listing or an offer in a status, and its cause (as src/orders logs them). */
+const LISTING_ENDS: Partial<Record<string, { type: string; cause: string }>> = {
+  cancelled: { type: 'listing_cancelled', cause: 'user' },
+  expired: { type: 'listing_expired', cause: 'expiry' },
+  unfunded: { type: 'listing_unfunded', cause: 'funds' },
+};
+// an accepted offer's event is logged with its sale, which carries the fill's transaction
+const OFFER_ENDS: Partial<Record<string, { type: string; cause: string }>> = {
+  rejected: { type: 'offer_cancelled', cause: 'user' },
+  expired: { type: 'offer_expired', cause: 'expiry' },
+  unfunded: { type: 'offer_unfunded', cause: 'funds' },
+};
 
 /** An amount in the currency's smallest unit: wei for ETH and WETH, micro-dollars for USDC. */
 export function priceOf(eth: number, currency: Currency, at: number): bigint {
@@ -57,6 +71,9 @@ export class MarketGenerator {
     private readonly currencies: Currencies,
     private readonly demo: readonly string[],
     private readonly someone: () => string,
+    private readonly log: ActivityLog,
+    /** How often an offer maker is a demo account (beyond the few each is given). */
+    private readonly demoOfferShare: number,
   ) {
     this.demoSet = new Set(demo);
   }
@@ -84,11 +101,18 @@ export class MarketGenerator {
     await this.w.listings.add([id, name.id, seller, price.toString(), this.currencies[currency], hash, data, status, this.rng.chance(0.85) ? 'grails' : 'opensea',
       iso(created), iso(extra.updated ?? created), iso(end), live ? iso(this.now - this.rng.between(0, 12 * HOUR)) : null,
       extra.unfundedAt === undefined ? null : iso(extra.unfundedAt), extra.unfundedAt === undefined ? null : 'approval_revoked',
-      extra.fee ? extra.fee.recipient : null, extra.fee ? extra.fee.bps : null]);
+      extra.fee ? extra.fee.recipient : null, extra.fee ? extra.fee.bps : null, `${name.label}.eth`, iso(name.expiry)]);
+    const event = { nameId: name.id, actor: seller, price: price.toString(), currency: this.currencies[currency], platform: 'grails' };
+    this.log.add({ ...event, type: 'listed', metadata: { listing_id: id, cause: 'placed' }, at: created });
+    const ending = LISTING_ENDS[status];
+    const endedAt = status === 'unfunded' ? extra.unfundedAt : extra.updated;
+    if (ending && endedAt !== undefined && endedAt <= this.now) {
+      this.log.add({ ...event, type: ending.type, metadata: { listing_id: id, cause: ending.cause, previous_status: 'active' }, at: endedAt });
+    }
     return { id, hash, price };
   }
 
-  private async offer(name: DemoName, buyer: string, status: string, eth: number, currency: Currency, created: number, end: number, extra: { updated?: number; unfundedAt?: number } = {}) {
+  private async offer(name: DemoName, owner: string, buyer: string, status: string, eth: number, currency: Currency, created: number, end: number, extra: { updated?: number; unfundedAt?: number } = {}) {
     [created, end] = [wholeSecond(created), wholeSecond(end)];
     const id = ++this.ids.offer;
     const amount = this.amount(eth, currency, created);
@@ -97,6 +121,13 @@ export class MarketGenerator {
     await this.w.offers.add([id, name.id, buyer, amount.toString(), this.currencies[currency], hash, data, status, this.rng.chance(0.85) ? 'grails' : 'opensea',
       iso(created), iso(extra.updated ?? created), iso(end), live ? iso(this.now - this.rng.between(0, 12 * HOUR)) : null,
       extra.unfundedAt === undefined ? null : iso(extra.unfundedAt), extra.unfundedAt === undefined ? null : 'insufficient_balance']);
+    const event = { nameId: name.id, actor: buyer, counterparty: owner, price: amount.toString(), currency: this.currencies[currency], platform: 'grails' };
+    this.log.add({ ...event, type: 'offer_made', metadata: { offer_id: id, cause: 'placed' }, at: created });
+    const ending = OFFER_ENDS[status];
+    const endedAt = status === 'unfunded' ? extra.unfundedAt : status === 'expired' ? end : extra.updated;
+    if (ending && endedAt !== undefined && endedAt <= this.now) {
+      this.log.add({ ...event, type: ending.type, metadata: { offer_id: id, cause: ending.cause, previous_status: 'pending' }, at: endedAt });
+    }
     return { id, hash, amount };
   }
 
@@ -128,6 +159,7 @@ export class MarketGenerator {
     let listingId: number | null = null;
     let offerId: number | null = null;
     let hash: Hex | null = null;
+    let offerAmount = 0n;
     const price = this.amount(s.eth, s.currency, s.at);
     if (s.via === 'listing') {
       const created = Math.max(name.registeredAt + HOUR, s.at - this.rng.between(HOUR, 30 * DAY));
@@ -135,14 +167,26 @@ export class MarketGenerator {
       [listingId, hash] = [l.id, l.hash];
     } else if (s.via === 'offer') {
       const created = Math.max(name.registeredAt + HOUR, s.at - this.rng.between(HOUR, 10 * DAY));
-      const o = await this.offer(name, s.buyer, 'accepted', s.eth, s.currency, created, s.at + this.rng.between(DAY, 30 * DAY), { updated: s.at });
-      [offerId, hash] = [o.id, o.hash];
+      const o = await this.offer(name, s.seller, s.buyer, 'accepted', s.eth, s.currency, created, s.at + this.rng.between(DAY, 30 * DAY), { updated: s.at });
+      [offerId, hash, offerAmount] = [o.id, o.hash, o.amount];
     }
     const id = ++this.ids.sale;
-    const txHash = fakeHash(`ens-market demo sale ${id}`);
+    const txHash = `0x${this.hasher.keccak(Buffer.from(`ens-market demo sale ${id}`, 'utf8')).toString('hex')}`;
     const currency = this.currencies[s.currency];
-    await this.w.sales.add([id, name.id, s.seller, s.buyer, price.toString(), currency, hash, listingId, offerId,
-      txHash, this.rng.int(0, 300), s.via === 'external' ? 'seaport' : 'grails', iso(s.at)]);
+    const logIndex = this.rng.int(0, 300);
+    const platform = s.via === 'external' ? 'seaport' : 'grails';
+    await this.w.sales.add([id, name.id, s.seller, s.buyer, price.toString(), currency, hash, listingId, offerId, txHash, logIndex, platform, iso(s.at)]);
+    this.log.add({
+      type: 'sale', nameId: name.id, actor: s.seller, counterparty: s.buyer, price: price.toString(), currency, platform, tx: txHash, block: blockAt(s.at), logIndex,
+      metadata: { order_hash: hash, ...(listingId !== null ? { listing_id: listingId } : offerId !== null ? { offer_id: offerId } : {}) }, at: s.at,
+    });
+    if (offerId !== null) {
+      // accepting is the owner's act: the owner is the actor and the buyer the counterparty; the event carries the fill
+      this.log.add({
+        type: 'offer_accepted', nameId: name.id, actor: s.seller, counterparty: s.buyer, price: offerAmount.toString(), currency, platform: 'grails', tx: txHash,
+        block: blockAt(s.at), logIndex, metadata: { offer_id: offerId, cause: 'chain_fill', previous_status: 'pending' }, at: s.at,
+      });
+    }
     if (listingId !== null) await this.notify(s.seller, 'listing_sold', name, s.at, { id: listingId, amount: price, currency, other: s.buyer, txHash });
     if (offerId !== null) await this.notify(s.buyer, 'offer_accepted', name, s.at, { id: offerId, amount: price, currency, other: s.seller });
   }
@@ -158,7 +202,7 @@ export class MarketGenerator {
     const lagging = this.demo.find((d) => d !== owner && (this.offered.get(d) ?? 0) < MIN_FORCED);
     if (lagging) return lagging;
     for (;;) {
-      const b = this.rng.chance(0.12) ? this.rng.pick(this.demo) : this.someone();
+      const b = this.rng.chance(this.demoOfferShare) ? this.rng.pick(this.demo) : this.someone();
       if (b !== owner) return b;
     }
   }
@@ -225,7 +269,7 @@ export class MarketGenerator {
       }
       if (created >= now) created = now - MINUTE;
       if (end <= created) end = created + HOUR;
-      const o = await this.offer(name, buyer, status, eth, currency, created, end, { updated, unfundedAt });
+      const o = await this.offer(name, owner, buyer, status, eth, currency, created, end, { updated, unfundedAt });
       const meta = { id: o.id, amount: o.amount, currency: this.currencies[currency], other: buyer };
       await this.notify(owner, 'offer_received', name, created, meta);
       if (status === 'rejected' && updated !== undefined) await this.notify(buyer, 'offer_rejected', name, updated, meta);

@@ -1,9 +1,9 @@
-import { keccak256, toHex } from 'viem';
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
 import {
   AIRDROP_CUTOFF, ENS_LAUNCH, ethUsdOnDay, MIGRATION_EXPIRY, PERMANENT_REGISTRAR, PUNKS_LAUNCH, YEAR,
 } from './chain.js';
 import { demoLabels, type Category } from './labels.js';
+import type { Keccak } from './keccak.js';
 import { Rng } from './random.js';
 
 /** Program start of the referral awards (interface document). */
@@ -60,6 +60,7 @@ export interface ModelOptions {
   demoAddresses: string[];
   gracePeriodDays: number;
   premiumPeriodDays: number;
+  keccak: Keccak;
 }
 
 const BASE_VALUE: Record<Category, number> = { d3: 2, d4: 0.35, d5: 0.04, l3: 0.8, word: 0.03, emoji: 0.15, compound: 0.012, wordnum: 0.005 };
@@ -73,8 +74,8 @@ function valueOf(c: Category, rank: number, label: string, rng: Rng): number {
 }
 
 /** Other owners' addresses: the last 20 bytes of keccak256 of a counter, so the same every run. */
-export function otherOwner(i: number): string {
-  return `0x${keccak256(toHex(`ens-market demo owner ${i}`)).slice(-40)}`;
+export function otherOwner(keccak: Keccak, i: number): string {
+  return `0x${keccak(Buffer.from(`ens-market demo owner ${i}`, 'utf8')).toString('hex', 12)}`;
 }
 
 /** The recent market: the last two years, where most sales fall (charts and analytics read them). */
@@ -194,10 +195,12 @@ export function buildPopulation(o: ModelOptions): Population {
   const now = o.now;
   const grace = o.gracePeriodDays * DAY;
   const premiumEnd = grace + o.premiumPeriodDays * DAY;
-  const others = Array.from({ length: Math.max(300, Math.round(o.names / 20)) }, (_, i) => otherOwner(i));
+  const others = Array.from({ length: Math.max(300, Math.round(o.names / 20)) }, (_, i) => otherOwner(o.keccak, i));
   const demoShare = Math.min(0.12, Math.max(0.002, 1200 / o.names));
   const someOther = () => others[Math.floor(others.length * rng.next() ** 2.5)];
-  const anyone = () => (rng.chance(0.05) ? rng.pick(o.demoAddresses) : someOther());
+  // The demo accounts are a party to a few hundred sales and renewals at any size, not to one in twenty.
+  const demoParty = Math.min(0.05, 500 / o.names);
+  const anyone = () => (rng.chance(demoParty) ? rng.pick(o.demoAddresses) : someOther());
   const market = new MarketCalendar(now);
 
   const labels = demoLabels(o.names, rng);

@@ -4,19 +4,22 @@ import { MAINNET, type Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { builtInClubsOf } from '../lib/clubs.js';
 import { DAY, HOUR } from '../lib/time.js';
-import { blockAt, ethUsdOnDay, PERMANENT_REGISTRAR, PRICES_FROM, registrationCostWei } from './chain.js';
+import { ACTIVITY_COLUMNS, ActivityLog } from './activity.js';
+import { ethUsdOnDay, PRICES_FROM } from './chain.js';
 import { writeUsers, writeVotes } from './community.js';
 import { park, restoreParked } from './bulk.js';
-import { seedActivity } from './activity.js';
-import { CopyWriter, textArray } from './copy.js';
+import { CopyWriter, textArray, type RowTrigger } from './copy.js';
 import { refreshDerived } from './derived.js';
 import { loadKeccak } from './keccak.js';
 import { hashLabel } from './labels.js';
 import { MarketGenerator, priceOf, type Currencies } from './market.js';
-import { buildPopulation, PROGRAM_START, type DemoName } from './model.js';
+import { buildPopulation, type DemoName } from './model.js';
 import { demoAccounts, OrderHasher, OrderSigner } from './orders.js';
-import { fakeHash, Rng } from './random.js';
-import { bucketViews, writeViews } from './views.js';
+import { Rng } from './random.js';
+import { RegistrationWriter } from './registrations.js';
+import { analyze, attachParked, denormalize } from './tail.js';
+import { bucketViews, ViewGenerator } from './views.js';
+import { iso } from './iso.js';
 
 export interface SeedOptions {
   /** About this many names (default 10,000). */
@@ -41,14 +44,26 @@ export interface SeedOptions {
 /** The tables the seed owns; re-seeding empties them (and, by CASCADE, what refers to them). */
 const TABLES = ['users', 'ens_names', 'registrations', 'sales', 'listings', 'offers', 'votes', 'vote_events', 'notifications', 'eth_usd_prices',
   'name_views_daily', 'name_view_counts'];
+/**
+ * The tables a seed writes with foreign keys (to the names, votes' to users, trend totals' to their
+ * windows): the seeded tables, the activity log and the derived rows it writes most of.
+ */
+const REFERRING = ['registrations', 'sales', 'listings', 'offers', 'votes', 'vote_events', 'notifications', 'name_views_daily', 'name_view_counts', 'activity_events',
+  'club_names', 'trend_buckets', 'trend_totals'];
+/**
+ * What a re-seed empties: the seeded tables, those whose keys to them it parks, and the market
+ * rollups (derived from the seeded tables; their refresh rebuilds them all).
+ */
+const EMPTIED = [...new Set([...TABLES, ...REFERRING, 'market_rollups', 'market_rollup_dirty'])].join(', ');
 const WITH_ID = ['users', 'ens_names', 'registrations', 'sales', 'listings', 'offers', 'vote_events', 'notifications'];
 const COLUMNS = {
+  activity_events: ACTIVITY_COLUMNS,
   users: ['id', 'address', 'email', 'email_verified_at', 'telegram', 'discord', 'created_at', 'updated_at'],
   ens_names: ['id', 'name', 'label', 'labelhash', 'namehash', 'token_id', 'wrapped', 'owner_address', 'registrant_address', 'registration_date',
     'expiry_date', 'has_emoji', 'clubs', 'last_sale_date', 'last_sale_price_wei', 'last_sale_currency', 'created_at', 'updated_at'],
   registrations: ['id', 'ens_name_id', 'kind', 'actor_address', 'tx_hash', 'log_index', 'block_number', 'block_time', 'duration_seconds', 'cost_wei', 'referrer', 'expiry_date'],
   listings: ['id', 'ens_name_id', 'seller_address', 'price_wei', 'currency_address', 'order_hash', 'order_data', 'status', 'source', 'created_at', 'updated_at',
-    'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'broker_address', 'broker_fee_bps'],
+    'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'broker_address', 'broker_fee_bps', 'ens_name', 'name_expiry_date'],
   offers: ['id', 'ens_name_id', 'buyer_address', 'offer_amount_wei', 'currency_address', 'order_hash', 'order_data', 'status', 'source', 'created_at', 'updated_at',
     'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason'],
   sales: ['id', 'ens_name_id', 'seller_address', 'buyer_address', 'price_wei', 'currency_address', 'order_hash', 'listing_id', 'offer_id', 'tx_hash', 'log_index', 'source', 'sold_at'],
@@ -60,8 +75,17 @@ const COLUMNS = {
   name_view_counts: ['ens_name_id', 'views'],
 } as const;
 type Table = keyof typeof COLUMNS;
-
-const iso = (ms: number) => new Date(ms).toISOString();
+/** Row triggers the loads do without, by table. */
+const REPLACED: Partial<Record<Table, RowTrigger>> = {
+  // each club's names (migration 0018, row by row), written for all names at once
+  ens_names: {
+    trigger: 'ens_names_club_names',
+    instead: `INSERT INTO club_names (club, label, ens_name_id)
+      SELECT DISTINCT c, n.label, n.id FROM ens_names n CROSS JOIN LATERAL unnest(n.clubs) c WHERE n.clubs <> '{}'`,
+  },
+  // the listing's name and its expiry (migration 0002, a read of the name per row): the rows carry them
+  listings: { trigger: 'listings_copy_name' },
+};
 
 /** The options that come from configuration: referral code, chain, contracts, expiry periods. */
 export function seedOptionsFrom(config: Config) {
@@ -108,98 +132,132 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
   const names = options.names ?? 10_000;
   const counts: Record<string, number> = {};
   const pool = options.pool;
-  const open = (table: Table) => CopyWriter.open(pool, table, COLUMNS[table]);
-  const finish = async (writers: CopyWriter[]) => {
-    const results = await Promise.allSettled(writers.map(async (w) => {
+  const progress = (step: string, rows = 0) => options.onProgress?.(step, rows, Date.now() - started);
+  const writers: CopyWriter[] = [];
+  /** A COPY per table, each on a connection and in a transaction of its own. */
+  const open = async (...tables: Table[]): Promise<CopyWriter[]> => {
+    const opened: CopyWriter[] = [];
+    for (const t of tables) opened.push(await CopyWriter.open(pool, t, COLUMNS[t], REPLACED[t]));
+    writers.push(...opened);
+    return opened;
+  };
+  /** Ends the COPYs: each commits (indexes rebuilt) as soon as its rows are in; the promise of all. */
+  const commit = (done: CopyWriter[]): Promise<void> => {
+    const all = settleAll(done.map(async (w) => {
       counts[w.table] = await w.end();
-      options.onProgress?.(w.table, counts[w.table], Date.now() - started);
+      progress(w.table, counts[w.table]);
     }));
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    all.catch(() => undefined); // awaited later; never unhandled meanwhile
+    return all;
   };
-  /** Runs a loading step; when it throws, every writer it opened is aborted. */
-  const load = async (tables: Table[], fill: (w: CopyWriter[]) => Promise<void>) => {
-    const writers: CopyWriter[] = [];
-    try {
-      for (const t of tables) writers.push(await open(t));
-      await fill(writers);
-    } catch (err) {
-      for (const w of writers) w.abort();
-      throw err;
-    }
-    await finish(writers);
-  };
+  /** work running beside the main line (the activity log's load) */
+  const beside: Promise<unknown>[] = [];
+  try {
+    return await load();
+  } catch (err) {
+    // Every COPY still open is rolled back, also one opened by work that was still running.
+    for (const w of writers) w.abort();
+    await Promise.allSettled(beside);
+    for (const w of writers) w.abort();
+    throw err;
+  }
 
-  const keccak = await loadKeccak();
-  const accounts = demoAccounts(10);
-  const demo = accounts.map((a) => a.address.toLowerCase());
-  const population = buildPopulation({ names, now, demoAddresses: demo, gracePeriodDays: options.gracePeriodDays ?? 90, premiumPeriodDays: options.premiumPeriodDays ?? 21 });
-  options.onProgress?.('(generated in memory)', population.names.length, Date.now() - started);
-  const currencies: Currencies = { eth: '0x0000000000000000000000000000000000000000', weth: (options.wethAddress ?? MAINNET.weth).toLowerCase(), usdc: MAINNET.usdc };
+  async function load(): Promise<Record<string, number>> {
+    const keccak = await loadKeccak();
+    const accounts = demoAccounts(10);
+    const demo = accounts.map((a) => a.address.toLowerCase());
+    const population = buildPopulation({ names, now, demoAddresses: demo, gracePeriodDays: options.gracePeriodDays ?? 90, premiumPeriodDays: options.premiumPeriodDays ?? 21,
+      keccak });
+    progress('(generated in memory)', population.names.length);
+    const currencies: Currencies = { eth: '0x0000000000000000000000000000000000000000', weth: (options.wethAddress ?? MAINNET.weth).toLowerCase(), usdc: MAINNET.usdc };
 
-  await healInterruptedSeed(pool);
-  await sql`TRUNCATE ${sql.raw(TABLES.join(', '))} RESTART IDENTITY CASCADE`.execute(db);
-  // The names' indexes and unique keys stay off until their summary columns are written (denormalize).
-  await park(pool, 'ens_names');
+    await healInterruptedSeed(pool);
+    await sql`TRUNCATE ${sql.raw(EMPTIED)} RESTART IDENTITY CASCADE`.execute(db);
+    // The names' indexes and unique keys stay off until their summary columns are written (denormalize),
+    // the foreign keys to them until the end: the generator writes no row that refers to nothing.
+    await park(pool, 'ens_names');
+    for (const t of REFERRING) await park(pool, t, 'foreign keys');
 
-  const voters = population.others.slice(0, Math.min(20_000, Math.max(300, Math.round(names / 25))));
-  const userAddresses = [...demo, ...voters];
-  await load(['users', 'ens_names', 'eth_usd_prices'], async ([users, ensNames, prices]) => {
+    // First pass over the names: their rows, registrations and views, a COPY per table side by side
+    // (with the foreign keys parked, nothing waits for the names); the activity log is collected on the way.
+    const voters = population.others.slice(0, Math.min(20_000, Math.max(300, Math.round(names / 25))));
+    const userAddresses = [...demo, ...voters];
+    const log = new ActivityLog();
+    const [users, ensNames, prices, regs, views, viewCounts] = await open('users', 'ens_names', 'eth_usd_prices', 'registrations', 'name_views_daily', 'name_view_counts');
     await writeUsers(new Rng('ens-market demo v1 users'), now, userAddresses, demo.length, users);
-    for (const n of population.names) await writeName(ensNames, n, keccak, currencies, now);
-    for (let day = PRICES_FROM / DAY; day <= Math.floor(now / DAY); day++) {
-      await prices.add([new Date(day * DAY).toISOString().slice(0, 10), ethUsdOnDay(day).toFixed(2)]);
+    const registrations = new RegistrationWriter(new Rng('ens-market demo v1 registrations'), new Rng('ens-market demo v1 registration transactions'), regs, log,
+      population.names, options.referrerCode.toLowerCase());
+    const viewer = new ViewGenerator(new Rng('ens-market demo v1 views'), now, population.names, userAddresses.length, demo.length, { views, counts: viewCounts });
+    for (let i = 0; i < population.names.length; i++) {
+      await writeName(ensNames, population.names[i], keccak, currencies, now);
+      await registrations.name(i);
+      await viewer.name(i);
     }
-  });
+    for (let day = PRICES_FROM / DAY; day <= Math.floor(now / DAY); day++) await prices.add([iso(day * DAY).slice(0, 10), ethUsdOnDay(day).toFixed(2)]);
+    const namesLoaded = commit([users, ensNames, prices]);
+    const chainLoaded = commit([regs, views, viewCounts]);
 
-  const hasher = new OrderHasher(keccak);
-  const signer = new OrderSigner(accounts, { chainId: options.chainId ?? 1, seaportAddress: options.seaportAddress ?? MAINNET.seaport });
-  const contracts = { baseRegistrarAddress: options.baseRegistrarAddress ?? MAINNET.baseRegistrar, nameWrapperAddress: options.nameWrapperAddress ?? MAINNET.nameWrapper };
-  await load(['registrations', 'listings', 'offers', 'sales', 'notifications'], async ([registrations, listings, offers, sales, notifications]) => {
+    // Second pass: the market and the votes, once the prices are committed (a trigger values each
+    // listing in ETH at the latest ETH/USD price). Meanwhile the first pass's tables get their keys
+    // to the names back (nothing writes the names until the second pass is done).
+    await namesLoaded;
+    const chainKeyed = chainLoaded.then(() => attachParked(pool, ['registrations', 'name_views_daily', 'name_view_counts']));
+    chainKeyed.catch(() => undefined);
+    beside.push(chainKeyed);
+    const hasher = new OrderHasher(keccak);
+    const signer = new OrderSigner(accounts, { chainId: options.chainId ?? 1, seaportAddress: options.seaportAddress ?? MAINNET.seaport }, keccak);
+    const contracts = { baseRegistrarAddress: options.baseRegistrarAddress ?? MAINNET.baseRegistrar, nameWrapperAddress: options.nameWrapperAddress ?? MAINNET.nameWrapper };
+    const [listings, offers, sales, notifications, votes, voteEvents] = await open('listings', 'offers', 'sales', 'notifications', 'votes', 'vote_events');
     const market = new MarketGenerator(new Rng('ens-market demo v1 market'), now, { listings, offers, sales, notifications }, hasher, signer, contracts,
-      currencies, demo, pickOther(population.others));
-    const rng = new Rng('ens-market demo v1 registrations');
-    const referrer = options.referrerCode.toLowerCase();
-    let id = 0;
-    for (const n of population.names) {
-      for (const e of n.events) {
-        const cost = e.bidEth !== undefined ? BigInt(Math.round(e.bidEth * 1e6)) * 1_000_000_000_000n : e.at < PERMANENT_REGISTRAR ? 0n : registrationCostWei(n.label, e.durationSeconds, e.at);
-        const ref = e.at >= PROGRAM_START ? rng.weighted({ ours: 45, other: 15, none: 40 }) : rng.weighted({ other: 5, none: 95 });
-        id++;
-        await registrations.add([id, n.id, e.kind, e.actor, fakeHash(`ens-market demo registration ${id}`), rng.int(0, 400), blockAt(e.at), iso(e.at),
-          e.durationSeconds, cost.toString(), ref === 'ours' ? referrer : ref === 'other' ? OTHER_REFERRER : null, iso(e.expiry)]);
-      }
-      await market.name(n);
-    }
-  });
+      currencies, demo, pickOther(population.others), log, Math.min(0.12, 1500 / names));
+    for (const n of population.names) await market.name(n);
+    await writeVotes(new Rng('ens-market demo v1 votes'), now, userAddresses, demo.length, population.names, votes, voteEvents, log);
+    const marketLoaded = commit([listings, offers, sales, notifications, votes, voteEvents]);
+    progress('(generated rows)', log.size);
 
-  await load(['votes', 'vote_events', 'name_views_daily', 'name_view_counts'], async ([votes, events, views, viewCounts]) => {
-    await writeVotes(new Rng('ens-market demo v1 votes'), now, userAddresses.length, demo.length, population.names, votes, events);
-    await writeViews(new Rng('ens-market demo v1 views'), now, population.names, userAddresses.length, demo.length, { views, counts: viewCounts });
-  });
+    // The activity log, oldest first, streams while the tables above commit and the names'
+    // summaries and indexes are built.
+    const activityLoaded = (async () => {
+      const [activityEvents] = await open('activity_events');
+      await log.write(activityEvents, registrations.activityLine);
+      await commit([activityEvents]);
+      // live events follow the seeded ones
+      await pool.query(`SELECT setval(pg_get_serial_sequence('activity_events', 'id'), GREATEST(1, $1::bigint), $1::bigint > 0)`, [log.size]);
+      await analyze(pool, ['activity_events']);
+    })();
+    activityLoaded.catch(() => undefined);
+    beside.push(activityLoaded);
+    await chainKeyed;
+    await marketLoaded;
+    await denormalize(pool, now, WITH_ID, TABLES);
+    progress('(denormalized columns)');
+    await refreshDerived(db, (step) => progress(`(refreshed: ${step})`), { 'trend counters': () => bucketViews(db, now) });
+    await activityLoaded;
+    // the names' unique keys and the foreign keys, once nothing else is running
+    await attachParked(pool);
+    progress('(derived data refreshed)');
+    return Object.fromEntries([...TABLES, 'activity_events'].map((t) => [t, counts[t] ?? 0]));
+  }
+}
 
-  await denormalize(pool, now);
-  options.onProgress?.('(denormalized columns)', 0, Date.now() - started);
-  // The activity log of every seeded row, at every size (3.56 million events at a million names:
-  // 224 s on this 2-core machine under a load of 11).
-  counts.activity_events = await seedActivity(db, pool);
-  options.onProgress?.('activity_events', counts.activity_events, Date.now() - started);
-  await bucketViews(db, now);
-  await refreshDerived(db, (step) => options.onProgress?.(`(refreshed: ${step})`, 0, Date.now() - started));
-  options.onProgress?.('(derived data refreshed)', 0, Date.now() - started);
-  return Object.fromEntries([...TABLES, 'activity_events'].map((t) => [t, counts[t] ?? 0]));
+/** Waits for every promise; throws the first failure once all have settled. */
+async function settleAll(work: Promise<unknown>[]): Promise<void> {
+  const results = await Promise.allSettled(work);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**
- * Builds again the names' indexes and unique keys that a seed which died half-way left parked.
- * Should the half-loaded rows not satisfy them, the seeded tables are emptied first.
+ * Builds again the names' indexes and unique keys, and the foreign keys to them, that a seed which
+ * died half-way left parked. Should the half-loaded rows not satisfy them, the seeded tables are
+ * emptied first.
  */
 export async function healInterruptedSeed(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   const attempt = async (truncate: boolean) => {
     await client.query('BEGIN');
     await client.query('SET LOCAL statement_timeout = 0');
-    if (truncate) await client.query(`TRUNCATE ${TABLES.join(', ')} RESTART IDENTITY CASCADE`);
+    if (truncate) await client.query(`TRUNCATE ${EMPTIED} RESTART IDENTITY CASCADE`);
     await restoreParked(client);
     await client.query('COMMIT');
   };
@@ -217,65 +275,16 @@ export async function healInterruptedSeed(pool: pg.Pool): Promise<void> {
   }
 }
 
-/** bytes32 of another front end's referral code, so that ours is not the only one. */
-const OTHER_REFERRER = `0x${Buffer.from('ens.vision').toString('hex').padEnd(64, '0')}`;
-
 function pickOther(others: readonly string[]) {
   const rng = new Rng('ens-market demo v1 counterparties');
   return () => others[Math.floor(others.length * rng.next() ** 2)];
 }
 
 async function writeName(w: CopyWriter, n: DemoName, keccak: Parameters<typeof hashLabel>[0], currencies: Currencies, now: number): Promise<void> {
-  const h = hashLabel(keccak, n.label);
+  const h = hashLabel(keccak, n.label, n.category === 'emoji');
   n.orderTokenId = n.wrapped ? h.wrappedTokenId : h.tokenId;
   const last = n.sales.at(-1);
   await w.add([n.id, `${n.label}.eth`, n.label, h.labelhash, h.namehash, h.tokenId, n.wrapped, n.owner, n.owner, iso(n.registeredAt), iso(n.expiry),
     h.hasEmoji, textArray(builtInClubsOf(n.label)), last ? iso(last.at) : null, last ? priceOf(last.eth, last.currency, last.at).toString() : null,
     last ? currencies[last.currency] : null, iso(n.registeredAt), iso(now)]);
-}
-
-/**
- * Sequences past the explicit ids, then the summaries kept on each name, in one UPDATE of the
- * names that have any: the highest pending, unexpired offer, the cheapest active, unexpired
- * listing (and when the newest was listed), and the vote counts. The names' parked indexes and
- * unique keys are built after it, in the same transaction.
- */
-async function denormalize(pool: pg.Pool, now: number): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SET LOCAL statement_timeout = 0');
-    for (const t of WITH_ID) await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), GREATEST(1, (SELECT max(id) FROM ${t})), (SELECT count(*) > 0 FROM ${t}))`, [t]);
-    await client.query(`
-      WITH o AS (
-        SELECT DISTINCT ON (ens_name_id) ens_name_id, id, offer_amount_wei, currency_address FROM offers
-        WHERE status = 'pending' AND (expires_at IS NULL OR expires_at > $1)
-        ORDER BY ens_name_id, offer_amount_wei DESC, created_at, id
-      ), l AS (
-        SELECT DISTINCT ON (ens_name_id) ens_name_id, price_wei, currency_address, max(created_at) OVER (PARTITION BY ens_name_id) AS newest,
-          COALESCE(expires_at, 'infinity') AS expires_at
-        FROM listings WHERE status = 'active' AND (expires_at IS NULL OR expires_at > $1)
-        ORDER BY ens_name_id, price_wei, id
-      ), v AS (
-        SELECT ens_name_id, count(*) FILTER (WHERE vote = 1)::int AS up, count(*) FILTER (WHERE vote = -1)::int AS down
-        FROM votes GROUP BY ens_name_id
-      ), s AS (
-        SELECT coalesce(o.ens_name_id, l.ens_name_id, v.ens_name_id) AS id, o.id AS offer_id, o.offer_amount_wei, o.currency_address AS offer_currency,
-               l.price_wei, l.currency_address AS listing_currency, l.newest, l.expires_at, v.up, v.down
-        FROM o FULL JOIN l ON l.ens_name_id = o.ens_name_id FULL JOIN v ON v.ens_name_id = coalesce(o.ens_name_id, l.ens_name_id)
-      )
-      UPDATE ens_names n SET highest_offer_wei = s.offer_amount_wei, highest_offer_currency = s.offer_currency, highest_offer_id = s.offer_id,
-        listing_price_wei = s.price_wei, listing_currency = s.listing_currency, listing_created_at = s.newest, listing_expires_at = s.expires_at,
-        upvotes = coalesce(s.up, 0), downvotes = coalesce(s.down, 0)
-      FROM s WHERE n.id = s.id`, [new Date(now)]);
-    await restoreParked(client);
-    await client.query('COMMIT');
-    await client.query('SET statement_timeout = 0');
-    await client.query(`ANALYZE ${TABLES.join(', ')}`);
-    await client.query('RESET statement_timeout');
-    client.release();
-  } catch (err) {
-    client.release(err as Error);
-    throw err;
-  }
 }

@@ -26,7 +26,8 @@ describe('demo data seed', () => {
   const seed = () => seedDemoData(ctx.container.db, { ...seedOptionsFrom(ctx.config), pool: ctx.container.pool, names: NAMES, now });
   const q = async <T = any>(query: string, ...params: unknown[]): Promise<T[]> => (await ctx.container.pool.query(query, params)).rows as T[];
   const schema = () => q(`SELECT indexdef AS def FROM pg_indexes WHERE schemaname = 'public'
-    UNION ALL SELECT conrelid::regclass || ' ' || pg_get_constraintdef(oid) FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1`);
+    UNION ALL SELECT conrelid::regclass || ' ' || pg_get_constraintdef(oid) FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+    UNION ALL SELECT tgrelid::regclass || ' ' || tgname || ' ' || tgenabled::text FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1`);
   const firstOf = async () => {
     const rows: Record<string, unknown[]> = {};
     for (const [table, order] of Object.entries({ users: 'id', ens_names: 'id', registrations: 'id', sales: 'id', listings: 'id', offers: 'id', votes: 'user_id, ens_name_id', vote_events: 'id', notifications: 'id', eth_usd_prices: 'day', name_views_daily: 'ens_name_id, day, viewer' })) {
@@ -60,13 +61,40 @@ describe('demo data seed', () => {
     }
   });
 
-  it('writes the activity log of what it seeded, oldest first, about three events per name', async () => {
+  it('writes the activity log of what it seeded, oldest first: one event per row and per ended order, equal to its row', async () => {
     const types = await q<{ event_type: string; n: number }>(`SELECT event_type, count(*)::int AS n FROM activity_events GROUP BY 1 ORDER BY 1`);
-    assert.deepEqual(types.map((t) => t.event_type), ['listed', 'offer_made', 'registration', 'renewal', 'sale', 'vote']);
-    const [{ sales }] = await q(`SELECT count(*)::int AS sales FROM sales`);
-    assert.equal(types.find((t) => t.event_type === 'sale')?.n, sales);
+    const [expected] = await q(`SELECT
+      (SELECT count(*)::int FROM listings) AS listed, (SELECT count(*)::int FROM listings WHERE status = 'cancelled') AS listing_cancelled,
+      (SELECT count(*)::int FROM listings WHERE status = 'expired') AS listing_expired, (SELECT count(*)::int FROM listings WHERE status = 'unfunded') AS listing_unfunded,
+      (SELECT count(*)::int FROM offers WHERE status = 'accepted') AS offer_accepted, (SELECT count(*)::int FROM offers WHERE status = 'rejected') AS offer_cancelled,
+      (SELECT count(*)::int FROM offers WHERE status = 'expired') AS offer_expired, (SELECT count(*)::int FROM offers) AS offer_made,
+      (SELECT count(*)::int FROM offers WHERE status = 'unfunded') AS offer_unfunded,
+      (SELECT count(*)::int FROM registrations WHERE kind = 'registration') AS registration, (SELECT count(*)::int FROM registrations WHERE kind = 'renewal') AS renewal,
+      (SELECT count(*)::int FROM sales) AS sale, (SELECT count(*)::int FROM vote_events) AS vote`);
+    assert.deepEqual(Object.fromEntries(types.map((t) => [t.event_type, t.n])), expected);
     const [{ disorder }] = await q(`SELECT count(*)::int AS disorder FROM (SELECT created_at < lag(created_at) OVER (ORDER BY id) AS back FROM activity_events) x WHERE back`);
     assert.equal(disorder, 0, 'sequence ids follow time');
+    const [ids] = await q(`SELECT min(id)::int AS first, max(id)::int AS last, count(*)::int AS n FROM activity_events`);
+    assert.deepEqual(ids, { first: 1, last: counts.activity_events, n: counts.activity_events });
+    // Chain events carry their row's transaction, log index, amount and time; orders their ids.
+    const [off] = await q(`SELECT
+      (SELECT count(*)::int FROM registrations r LEFT JOIN activity_events a ON a.transaction_hash = r.tx_hash AND a.event_type = r.kind
+        AND a.ens_name_id = r.ens_name_id AND a.log_index = r.log_index AND a.block_number = r.block_number AND a.price_wei = r.cost_wei
+        AND a.created_at = r.block_time AND a.actor_address = r.actor_address AND a.platform = 'ens' AND (a.metadata->>'expiry_date')::timestamptz = r.expiry_date
+        WHERE a.id IS NULL) AS registrations,
+      (SELECT count(*)::int FROM sales s LEFT JOIN activity_events a ON a.transaction_hash = s.tx_hash AND a.event_type = 'sale' AND a.ens_name_id = s.ens_name_id
+        AND a.price_wei = s.price_wei AND a.currency_address = s.currency_address AND a.actor_address = s.seller_address AND a.counterparty_address = s.buyer_address
+        AND a.created_at = s.sold_at AND a.platform = s.source AND a.metadata->>'order_hash' IS NOT DISTINCT FROM s.order_hash
+        WHERE a.id IS NULL) AS sales,
+      (SELECT count(*)::int FROM listings l LEFT JOIN activity_events a ON a.event_type = 'listed' AND (a.metadata->>'listing_id')::bigint = l.id
+        AND a.ens_name_id = l.ens_name_id AND a.price_wei = l.price_wei AND a.created_at = l.created_at AND a.actor_address = l.seller_address WHERE a.id IS NULL) AS listings,
+      (SELECT count(*)::int FROM offers o LEFT JOIN activity_events a ON a.event_type = 'offer_made' AND (a.metadata->>'offer_id')::bigint = o.id
+        AND a.ens_name_id = o.ens_name_id AND a.price_wei = o.offer_amount_wei AND a.created_at = o.created_at AND a.actor_address = o.buyer_address WHERE a.id IS NULL) AS offers,
+      (SELECT count(*)::int FROM sales s LEFT JOIN activity_events a ON a.event_type = 'offer_accepted' AND (a.metadata->>'offer_id')::bigint = s.offer_id
+        AND a.transaction_hash = s.tx_hash AND a.log_index = s.log_index AND a.created_at = s.sold_at AND a.actor_address = s.seller_address
+        WHERE s.offer_id IS NOT NULL AND a.id IS NULL) AS fills,
+      (SELECT count(*)::int FROM activity_events WHERE created_at > $1) AS future`, now);
+    assert.deepEqual(off, { registrations: 0, sales: 0, listings: 0, offers: 0, fills: 0, future: 0 });
     assert.ok(counts.activity_events >= 2 * NAMES, JSON.stringify(counts));
   });
 
@@ -85,12 +113,17 @@ describe('demo data seed', () => {
     assert.ok(words.length >= 3, `common words missing: ${JSON.stringify(words)}`);
   });
 
-  it('stores names exactly as parseEthName gives them, clubs included', async () => {
+  it('stores names exactly as parseEthName gives them, clubs (and each club\'s names) included', async () => {
     const rows = await q(`SELECT name, label, labelhash, namehash, token_id, has_emoji FROM ens_names WHERE id % 97 = 0 OR has_emoji ORDER BY id`);
     for (const r of rows) {
       const p = parseEthName(r.name);
       assert.deepEqual([r.name, r.label, r.labelhash, r.namehash, r.token_id, r.has_emoji], [p.name, p.label, p.labelhash, p.namehash, p.tokenId, p.hasEmoji], r.name);
     }
+    // each club's names, as the names' trigger keeps them
+    const [clubs] = await q(`SELECT (SELECT count(*)::int FROM club_names) AS n,
+      (SELECT count(*)::int FROM (SELECT DISTINCT c, n.label, n.id FROM ens_names n CROSS JOIN LATERAL unnest(n.clubs) c
+        EXCEPT SELECT club, label, ens_name_id FROM club_names) x) AS missing`);
+    assert.ok(clubs.n > 0 && clubs.missing === 0, JSON.stringify(clubs));
   });
 
   it('has listings and offers in every status', async () => {
@@ -137,7 +170,11 @@ describe('demo data seed', () => {
     }
   });
 
-  it('lists with the owner as seller, active only on names not past grace, expiry from the order', async () => {
+  it('lists with the owner as seller, active only on names not past grace, expiry from the order; each listing knows its name and value', async () => {
+    const [copied] = await q(`SELECT count(*)::int AS off FROM listings l JOIN ens_names n ON n.id = l.ens_name_id
+      WHERE l.ens_name IS DISTINCT FROM n.name OR l.name_expiry_date IS DISTINCT FROM n.expiry_date
+        OR l.value_wei IS DISTINCT FROM trunc(eth_value_wei(l.price_wei, l.currency_address))`);
+    assert.equal(copied.off, 0);
     const bad = await q(`SELECT l.id FROM listings l JOIN ens_names n ON n.id = l.ens_name_id
       WHERE l.status = 'active' AND (l.seller_address <> n.owner_address OR n.expiry_date <= $1::timestamptz - interval '90 days'
         OR l.expires_at <= $1 OR extract(epoch FROM l.expires_at)::bigint <> (l.order_data->'parameters'->>'endTime')::bigint)`, now);
@@ -267,10 +304,12 @@ describe('demo data seed', () => {
     assert.deepEqual(await schema(), schemaBefore);
   });
 
-  it('moves the id sequences past the seeded rows', async () => {
+  it('moves the id sequences past the seeded rows, the activity log\'s too', async () => {
     const [{ id }] = await q(`INSERT INTO users (address) VALUES ('0x000000000000000000000000000000000000dead') RETURNING id`);
     assert.equal(id, counts.users + 1);
     await sql`DELETE FROM users WHERE id = ${id}`.execute(ctx.container.db);
+    const [event] = await q(`SELECT nextval(pg_get_serial_sequence('activity_events', 'id'))::int AS id`);
+    assert.equal(event.id, counts.activity_events + 1);
   });
 
   it('loads awkward text through COPY unchanged', async () => {
@@ -285,14 +324,25 @@ describe('demo data seed', () => {
     await q(`DROP TABLE copy_check`);
   });
 
-  // Last: it empties the seeded tables.
-  it('heals a seed that died leaving rows that break a parked unique key, by emptying the seeded tables', async () => {
+  // Near the end: it empties the seeded tables.
+  it('heals a seed that died leaving rows that break a parked unique key or foreign key, by emptying the seeded tables', async () => {
     await park(ctx.container.pool, 'ens_names');
+    await park(ctx.container.pool, 'activity_events', 'foreign keys');
     await q(`INSERT INTO ens_names (name, label, labelhash, namehash, token_id)
       SELECT name, label, labelhash, '0x' || repeat('0', 64), token_id FROM ens_names WHERE id = 1`);
+    await q(`INSERT INTO activity_events (event_type, ens_name_id, platform) VALUES ('vote', 999999999, 'grails')`);
     await healInterruptedSeed(ctx.container.pool);
     assert.deepEqual(await schema(), schemaBefore);
-    const [{ count }] = await q(`SELECT count(*)::int AS count FROM ens_names`);
-    assert.equal(count, 0);
+    const [{ count }] = await q(`SELECT (SELECT count(*) FROM ens_names) + (SELECT count(*) FROM activity_events) AS count`);
+    assert.equal(Number(count), 0);
+  });
+
+  it('a seed that fails half-way rolls back its loads and leaves every index, key and trigger in place', async () => {
+    // the referral code breaks the registrations' check while every other table is loading
+    await assert.rejects(seedDemoData(ctx.container.db, { ...seedOptionsFrom(ctx.config), referrerCode: 'not a code', pool: ctx.container.pool, names: 500, now }),
+      /registrations/);
+    assert.deepEqual(await schema(), schemaBefore);
+    const [{ parked }] = await q(`SELECT count(*)::int AS parked FROM sync_state WHERE key = 'seed.parked_indexes'`);
+    assert.equal(parked, 0);
   });
 });
