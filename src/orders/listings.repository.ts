@@ -66,6 +66,11 @@ export function statusParts(status: ListingStatus): RawBuilder<SqlBool>[] {
   }
 }
 
+/** Which parts of `statusParts` match few rows: live orders past their end, until the sweep writes them expired. */
+function sparseParts(status: ListingStatus): boolean[] {
+  return status === 'expired' ? [false, true, true] : [false];
+}
+
 function filtered(db: Executor, f: ListingFilters, part: RawBuilder<SqlBool>) {
   return db
     .selectFrom('listings as l')
@@ -95,8 +100,15 @@ const COLUMNS = [
 export async function listListings(db: Executor, f: ListingFilters, sort: ListingSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<ListingRow[]> {
   // price: the value in wei of ETH (0020), so listings in different currencies compare.
   const column = { price: 'l.value_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
-  const parts = statusParts(f.status).map((part) =>
-    filtered(db, f, part).select(['l.id', sql.ref(column[sort]).as('k')]).orderBy(column[sort], order).orderBy('l.id', order));
+  const dense = (part: RawBuilder<SqlBool>) =>
+    filtered(db, f, part).select(['l.id', sql.ref(column[sort]).as('k')]).orderBy(column[sort], order).orderBy('l.id', order);
+  // few rows: their ids by the part's own index, then each one's key by primary key, sorted
+  const few = (part: RawBuilder<SqlBool>) =>
+    db.selectFrom(filtered(db, f, part).select('l.id').offset(0).as('s'))
+      .select((eb) => ['s.id', eb.selectFrom('listings as x').select(sql.ref(column[sort].replace('l.', 'x.')).as('v')).whereRef('x.id', '=', 's.id').as('k')])
+      .orderBy('k', order).orderBy('s.id', order) as unknown as ReturnType<typeof dense>;
+  const sparse = sparseParts(f.status);
+  const parts = statusParts(f.status).map((part, i) => (sparse[i] ? few(part) : dense(part)));
   const page = pageOfParts(db, parts, order, limit, offset).as('pg');
   const rows = await withName(db).innerJoin(page, 'pg.id', 'l.id')
     .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])

@@ -89,8 +89,14 @@ export async function findOfferById(db: Executor, id: number): Promise<OfferRow 
 /** One page of offers, newest first by default; ties break on id in the same direction (see listListings for the parts). */
 export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<OfferRow[]> {
   const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
-  const parts = statusParts(f.status).map((part) =>
-    filtered(db, f, part).select(['o.id', sql.ref(column).as('k')]).orderBy(column, order).orderBy('o.id', order));
+  const dense = (part: RawBuilder<SqlBool> | undefined) =>
+    filtered(db, f, part).select(['o.id', sql.ref(column).as('k')]).orderBy(column, order).orderBy('o.id', order);
+  // orders still live past their end are few (see listListings): read by their own filter, then sorted
+  const few = (part: RawBuilder<SqlBool> | undefined) =>
+    db.selectFrom(filtered(db, f, part).select('o.id').offset(0).as('s'))
+      .select((eb) => ['s.id', eb.selectFrom('offers as x').select(sql.ref(column.replace('o.', 'x.')).as('v')).whereRef('x.id', '=', 's.id').as('k')])
+      .orderBy('k', order).orderBy('s.id', order) as unknown as ReturnType<typeof dense>;
+  const parts = statusParts(f.status).map((part, i) => (f.status === 'expired' && i > 0 ? few(part) : dense(part)));
   const page = pageOfParts(db, parts, order, limit, offset).as('pg');
   const rows = await db
     .selectFrom('offers as o')

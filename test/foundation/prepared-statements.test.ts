@@ -9,9 +9,9 @@ let db: Db;
 
 before(async () => {
   database = await createTestDatabase();
-  // start-up options in the URL are kept, and plan_cache_mode joins them
+  // start-up options in the URL are kept, and ours join them (the URL's win where both set one)
   const url = new URL(database.url);
-  url.searchParams.set('options', '-c work_mem=5MB');
+  url.searchParams.set('options', '-c work_mem=5MB -c jit_above_cost=5000');
   db = createDb(createPool(url.toString(), { max: 2 }));
   await sql`CREATE TABLE prep_probe (id int PRIMARY KEY, label text NOT NULL)`.execute(db);
   await sql`INSERT INTO prep_probe SELECT g, 'l' || g FROM generate_series(1, 50) g`.execute(db);
@@ -34,8 +34,10 @@ test('a parameterized query is prepared once per connection and planned with its
     // seven executions, each with a plan for its own value (plan_cache_mode = force_custom_plan)
     assert.equal(prepared.rows[0].custom_plans, 7);
     assert.equal(prepared.rows[0].generic_plans, 0);
-    const settings = await sql<{ mode: string; app: string }>`SELECT current_setting('plan_cache_mode') AS mode, current_setting('work_mem') AS app`.execute(conn);
-    assert.deepEqual(settings.rows[0], { mode: 'force_custom_plan', app: '5MB' });
+    const settings = await sql<{ mode: string; jit: string; app: string; above: string }>`
+      SELECT current_setting('plan_cache_mode') AS mode, current_setting('jit') AS jit, current_setting('work_mem') AS app, current_setting('jit_above_cost') AS above`.execute(conn);
+    // no JIT: compiling costs more than any statement of ours runs
+    assert.deepEqual(settings.rows[0], { mode: 'force_custom_plan', jit: 'off', app: '5MB', above: '5000' });
     // statements without parameters (scripts, SET, BEGIN) are not prepared
     await sql`SELECT count(*) FROM prep_probe`.execute(conn);
     const all = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(conn);

@@ -88,6 +88,14 @@ describe('GET /api/v1/listings', () => {
     const expired = await list('?status=expired');
     assert.deepEqual(expired.keys, ['L8', 'L9']);
     assert.ok(expired.data.listings.every((l: { status: string }) => l.status === 'expired'), show(expired.res));
+    // the ended-but-unswept listing (L8, 6 ETH, ends first) merges into every sort by its own key
+    assert.deepEqual((await list('?status=expired&sort=price&order=asc')).keys, ['L8', 'L9']);
+    assert.deepEqual((await list('?status=expired&sort=price&order=desc')).keys, ['L9', 'L8']);
+    assert.deepEqual((await list('?status=expired&sort=expiry&order=asc')).keys, ['L9', 'L8']);
+    assert.deepEqual((await list('?status=expired&sort=name&order=desc')).keys, ['L9', 'L8']);
+    assert.deepEqual((await list('?status=expired&limit=1&page=2')).keys, ['L9']);
+    assert.deepEqual((await list(`?status=expired&seller=${account(0).address}`)).keys, ['L8']);
+    assert.deepEqual((await list(`?status=expired&minPrice=${7n * ONE_ETH}`)).keys, ['L9']);
   });
 
   it('Style B pagination inside data', async () => {
