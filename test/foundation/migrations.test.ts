@@ -41,4 +41,44 @@ describe('migrations', () => {
       await database.drop();
     }
   });
+  it('address and hash checks accept and refuse what the hex regexes did', async () => {
+    const database = await createTestDatabase();
+    const db = createDb(createPool(database.url, { max: 1 }));
+    const hex = (n: number) => 'a0b1c2d3e4f56789'.repeat(8).slice(0, n);
+    // good values, then near misses: a digit short or over, upper case, no 0x, a non-hex letter, a line end, a non-ASCII digit
+    const values = (n: number) => [`0x${hex(n)}`, `0x${'0'.repeat(n)}`, `0x${hex(n - 1)}`, `0x${hex(n + 1)}`, `0x${hex(n - 1)}A`, `0X${hex(n)}`, `00${hex(n)}`,
+      `0x${hex(n - 1)}g`, `0x${hex(n)}\n`, `0x${hex(n - 1)}\n`, `\n0x${hex(n - 2)}`, `0x${hex(n - 1)}٣`, ''];
+    const matches = async (value: string, digits: number) =>
+      (await sql.raw<{ ok: boolean }>(`SELECT '${value}' ~ '^0x[0-9a-f]{${digits}}$' AS ok`).execute(db)).rows[0].ok;
+    // in a transaction rolled back either way
+    const accepted = new Error('accepted');
+    const accepts = async (query: string, value: string) => {
+      try {
+        await db.transaction().execute(async (trx) => {
+          await sql.raw(query.replace('$v', `'${value}'`)).execute(trx);
+          throw accepted;
+        });
+      } catch (err) {
+        if (err === accepted) return true;
+        assert.equal((err as { code?: string }).code, '23514', String(err));
+      }
+      return false;
+    };
+    try {
+      // the checks are the unbounded regexes (a bounded one costs about ten times as much per value)
+      const bounded = await sql<{ def: string }>`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE contype = 'c' AND strpos(pg_get_constraintdef(oid), '0-9a-f]{') > 0`.execute(db);
+      assert.deepEqual(bounded.rows, []);
+      assert.deepEqual([await accepts(`SELECT $v::eth_address`, `0x${hex(40)}`), await accepts(`SELECT $v::eth_address`, `0x${hex(40)}A`)], [true, false]);
+      for (const v of values(40)) {
+        assert.equal(await accepts(`SELECT $v::eth_address`, v), await matches(v, 40), JSON.stringify(v));
+      }
+      for (const v of values(64)) {
+        const insert = `INSERT INTO ens_names (name, label, labelhash, namehash, token_id) VALUES ('x.eth', 'x', $v, '0x${'1'.repeat(64)}', 1)`;
+        assert.equal(await accepts(insert, v), await matches(v, 64), JSON.stringify(v));
+      }
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
+  });
 });
