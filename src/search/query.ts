@@ -136,13 +136,20 @@ function startsWith(prefix: string): RawBuilder<unknown> {
 const SUBSTRING_FROM = 3;
 /** From this many characters it also matches similar labels (shorter texts share trigrams with too many). */
 const SIMILAR_FROM = 5;
+/**
+ * The similarity bar is lowered below a bar only while the trigram index named at most this many
+ * labels at it (see similarIds): the labels it names are each read from the table and rechecked.
+ */
+export const SIMILAR_GUARD = 300;
+/** Bars tried, from this many shared trigrams above the 0.3 bar down to it. */
+const SIMILAR_BARS = 5;
+/** pg_trgm indexes only letters and digits: a text without any has no trigram to look a substring up by. */
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /** Rows read in one order, one tier after the other: a page takes from a tier only once the ones before it run out. */
 interface Tier {
   cond?: RawBuilder<unknown>;
   rank: RawBuilder<unknown>;
-  /** The similarity tier of this text: its page is first looked for among the closest labels (see closestFirst). */
-  similarTo?: string;
   /** Ranked by label_length, then label (C), then id: without filters, read length by length (see byLengthPage). */
   byLength?: boolean;
 }
@@ -151,52 +158,87 @@ interface Tier {
  * Which labels a search text matches (`cond`), and their relevance order as tiers. Under 3
  * characters: the label itself and labels starting with it, shortest first (the exact label is
  * the shortest), then alphabetical: the order of ens_names_s_length_idx. From 3: also labels
- * containing it (pg_trgm GIN index); from 5 also labels similar to it by trigrams. Order: exact,
+ * containing it (pg_trgm GIN index; not for a text without letters or digits, which no index can
+ * look up inside labels); from 5 also the labels similar to it that similarIds found. Order: exact,
  * prefix, substring, similar; then more similar, shorter, alphabetical, id.
  *
  * Each tier is read only when the ones before it run out on the page: the prefix tier is a range
  * of ens_names_s_alpha_idx read without the table (similarity is computed from the label in the
- * index), the substring tier rechecks the rows the trigram index names, and the similarity tier,
- * which rechecks thousands of rows at a million names, runs only when the first two leave room.
+ * index), the substring tier rechecks the rows the trigram index names, and the similarity tier
+ * reads its (bounded) ids by primary key.
  */
 interface TextMatch {
   cond: RawBuilder<unknown>;
   tiers: Tier[];
 }
 
-function textMatch(q: string): TextMatch {
+function textMatch(q: string, similar: readonly number[]): TextMatch {
   const length = [...q].length;
   const prefix = sql`(${startsWith(q)})`;
   if (length < SUBSTRING_FROM) return { cond: prefix, tiers: [{ cond: prefix, rank: sql`label_length, (label COLLATE "C"), id`, byLength: true }] };
-  const infix = sql`label LIKE ${`%${like(q)}%`}`;
   const similarOrder = sql`similarity(label, ${q}) DESC, label_length, (label COLLATE "C"), id`;
-  const tiers: Tier[] = [
-    { cond: prefix, rank: sql`CASE WHEN label = ${q} THEN 0 ELSE 1 END, ${similarOrder}` },
-    { cond: sql`${infix} AND NOT (label LIKE ${`${like(q)}%`})`, rank: similarOrder },
-  ];
-  if (length < SIMILAR_FROM) return { cond: infix, tiers };
-  return { cond: sql`(${infix} OR label % ${q})`, tiers: [...tiers, { cond: sql`label % ${q} AND NOT (${infix})`, rank: similarOrder, similarTo: q }] };
+  const prefixTier: Tier = { cond: prefix, rank: sql`CASE WHEN label = ${q} THEN 0 ELSE 1 END, ${similarOrder}` };
+  if (!WORD_CHAR.test(q)) return { cond: prefix, tiers: [prefixTier] };
+  const infix = sql`label LIKE ${`%${like(q)}%`}`;
+  const tiers: Tier[] = [prefixTier, { cond: sql`${infix} AND NOT (label LIKE ${`${like(q)}%`})`, rank: similarOrder }];
+  if (length < SIMILAR_FROM || similar.length === 0) return { cond: infix, tiers };
+  const isSimilar = sql`id = ANY(${[...similar]}::bigint[])`;
+  return { cond: sql`(${infix} OR ${isSimilar})`, tiers: [...tiers, { cond: sql`${isSimilar} AND NOT (${infix})`, rank: similarOrder }] };
 }
 
 /**
- * A page of the similarity tier read among the labels sharing more of the text's trigrams than
- * the threshold (0.3) needs, or undefined when those do not fill it. The trigram index can only
- * rule out a label by how many of the text's trigrams it lacks: at 0.3 a 5-character text (6
- * trigrams) lets through every label sharing 2, thousands at a million names, which are then read
- * and rechecked and almost all fail. Raising the threshold for one transaction just past
- * (the trigrams 0.3 needs) / (the text's trigrams) makes the index ask for one more, and the
- * recheck keeps the labels at least that similar. They come first in the tier's order (more
- * similar first), so when they fill the page it is the page of the whole tier.
+ * The ids of the searchable labels similar to `q`, read bar by bar from the top. A bar is a number
+ * m of the text's n trigrams: the trigram index names the labels sharing at least m of them, and
+ * the recheck keeps those with a similarity above (m - 1) / n; the lowest bar, the threshold's
+ * (0.3: at least 0.3 n shared), keeps similarity 0.3 and up. Each label the index names is read
+ * from the table and rechecked, so a bar is lowered only while the index named at most
+ * SIMILAR_GUARD labels at the current one (PostgreSQL counts the entries an index scan returns in
+ * the transaction) and the next bar is not known to name more: the labels starting with the
+ * text's first m characters, or ending with its last m + 1, share m of its trigrams (counted up
+ * to the guard from the label and suffix indexes). A text whose trigrams are common (`sting`:
+ * 40,000 labels share two of its six) thus stops at a raised bar after reading about a thousand
+ * rows, while a text whose 0.3 bar names few labels gets every label at least 0.3 similar.
  */
-async function closestFirst<R>(db: Executor, q: string, read: (db: Executor) => Promise<R[]>, want: number): Promise<R[] | undefined> {
-  if (db.isTransaction) return undefined;
-  return db.transaction().execute(async (trx) => {
-    const raised = await sql`SELECT set_config('pg_trgm.similarity_threshold', (ceil(current_setting('pg_trgm.similarity_threshold')::numeric * n) / n + 0.000001)::text, true)
-      FROM (SELECT coalesce(array_length(show_trgm(${q}), 1), 0)::numeric AS n) t WHERE ceil(current_setting('pg_trgm.similarity_threshold')::numeric * n) < n`.execute(trx);
-    if (raised.rows.length === 0) return undefined;
-    const found = await read(trx);
-    return found.length === want ? found : undefined;
-  });
+async function similarIds(db: Executor, q: string): Promise<number[]> {
+  const chars = [...q];
+  const plain = (part: string[], length: number) => part.length === length && part.every((c) => WORD_CHAR.test(c));
+  const cap = SIMILAR_GUARD + 1;
+  /** Index entries the trigram index returned in this transaction so far. */
+  const seen = sql`pg_stat_get_xact_tuples_returned(to_regclass('ens_names_label_trgm_idx'))::int`;
+  /** How many labels bar m is known to name at least (up to the guard): those starting with m characters of the text, or ending with m + 1. */
+  const named = (m: number) => {
+    const prefix = chars.slice(0, m);
+    const suffix = chars.slice(-(m + 1));
+    const starting = plain(prefix, m) ? sql`(SELECT count(*) FROM (SELECT 1 FROM ens_names WHERE searchable AND ${startsWith(prefix.join(''))} LIMIT ${cap}) x)::int` : sql`0`;
+    const ending = plain(suffix, m + 1) ? sql`(SELECT count(*) FROM (SELECT 1 FROM ens_names WHERE searchable AND reverse(label) LIKE ${`${like(reversed(suffix.join('')))}%`} LIMIT ${cap}) x)::int` : sql`0`;
+    return sql`greatest(${starting}, ${ending})`;
+  };
+  const setThreshold = (t: string) => sql`set_config('pg_trgm.similarity_threshold', ${t}, true)`;
+  const run = async (trx: Executor) => {
+    const { rows: [text] } = await sql<{ n: number; m0: number; base: string }>`
+      SELECT n, ceil(current_setting('pg_trgm.similarity_threshold')::numeric * n)::int AS m0, current_setting('pg_trgm.similarity_threshold') AS base
+      FROM (SELECT coalesce(array_length(show_trgm(${q}), 1), 0) AS n) t`.execute(trx);
+    if (!text || text.n === 0 || text.m0 === 0) return [];
+    const thresholdOf = (m: number) => (m === text.m0 ? text.base : String((m - 1) / text.n + 0.000001));
+    let m = Math.min(text.n, text.m0 + SIMILAR_BARS - 1);
+    // Each bar is read through the trigram index, whatever the table's size, so that its count says what the bar cost.
+    let before = (await sql<{ seen: number | null }>`SELECT ${seen} AS seen, ${setThreshold(thresholdOf(m))}, set_config('enable_seqscan', 'off', true)`.execute(trx)).rows[0]?.seen ?? 0;
+    let ids: number[];
+    for (;;) {
+      // `searchable` outside the fence: no partial index (all are on it) can serve the bar instead.
+      ids = (await sql<{ id: number }>`SELECT id FROM (SELECT id, searchable FROM ens_names WHERE label % ${q} OFFSET 0) named WHERE searchable`.execute(trx)).rows.map((r) => r.id);
+      if (m === text.m0) break;
+      // What this bar cost, what the next is known to cost at least, and the next bar's threshold (harmless if it is not read).
+      const { rows: [cost] } = await sql<{ seen: number | null; next: number }>`SELECT ${seen} AS seen, ${named(m - 1)} AS next, ${setThreshold(thresholdOf(m - 1))}`.execute(trx);
+      const after = cost?.seen ?? 0;
+      if (after - before > SIMILAR_GUARD || (cost?.next ?? 0) > SIMILAR_GUARD) break;
+      before = after;
+      m -= 1;
+    }
+    if (db.isTransaction) await sql`SELECT ${setThreshold(text.base)}, set_config('enable_seqscan', 'on', true)`.execute(trx);
+    return ids;
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
 /** Label lengths read one by one before a whole range of labels is sorted by length (see byLengthPage), for pages this deep. */
@@ -252,8 +294,7 @@ async function tieredPage<R extends { id: number }>(
     const statement = tier.byLength && unfiltered && skip + want <= SHORT_DEPTH
       ? byLengthPage(where, tier.rank, skip, want)
       : sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${want}`;
-    const read = (on: Executor) => reader(on, statement);
-    const found = (tier.similarTo === undefined ? undefined : await closestFirst(db, tier.similarTo, read, want)) ?? await read(db);
+    const found = await reader(db, statement);
     page.push(...found);
     if (page.length === limit) break;
     before += found.length > 0 || skip === 0 ? skip + found.length : (await cappedCount(db, where)).total;
@@ -293,12 +334,12 @@ export interface SearchSpec {
  */
 export async function searchPage<R extends { id: number }>(db: Executor, spec: SearchSpec, ctx: SearchContext, reader: PageReader<R>): Promise<{ rows: R[]; total: number; capped: boolean }> {
   const base = [...filterConditions(spec.filters, ctx), ...(spec.extra ?? [])];
-  const match = spec.q ? textMatch(spec.q) : undefined;
+  const { counts } = spec;
+  const match = spec.q ? textMatch(spec.q, await similarOf(db, spec.q, counts)) : undefined;
   const conds = match ? [...base, match.cond] : base;
   const where = and(conds);
   const { offset, limit } = spec;
 
-  const { counts } = spec;
   const countKey = `search:count:${JSON.stringify({ q: spec.q ?? '', f: spec.filters }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
   const counting = counts && !spec.extra
     ? counts.flights.run(countKey, () => cached(counts.cache, countKey, SEARCH_COUNT_TTL_SECONDS, () => cappedCount(db, where)))
@@ -312,6 +353,17 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
   }
   const [rows, count] = await Promise.all([page, counting]);
   return { rows, ...count };
+}
+
+/**
+ * The similar labels of a search text (similarIds), for texts of SIMILAR_FROM characters or more;
+ * reused like the count (they depend on the text alone), concurrent requests sharing one reading.
+ */
+async function similarOf(db: Executor, q: string, counts: SearchSpec['counts']): Promise<number[]> {
+  if ([...q].length < SIMILAR_FROM || !WORD_CHAR.test(q)) return [];
+  if (!counts) return similarIds(db, q);
+  const key = `search:similar:${q}`;
+  return counts.flights.run(key, () => cached(counts.cache, key, SEARCH_COUNT_TTL_SECONDS, () => similarIds(db, q)));
 }
 
 /** A page of name ids for global search (see searchPage). */

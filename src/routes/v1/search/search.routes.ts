@@ -4,6 +4,7 @@ import { SearchService } from '../../../services/search.service.js';
 import { BulkSearchService } from '../../../services/bulk-search.service.js';
 import { Envelope, errors } from '../../../contracts/common.js';
 import { BulkFiltersBody, BulkFiltersPage, BulkSearchBody, SearchMeta, SearchPage, SearchQuery } from '../../../contracts/search.js';
+import { SIMILAR_GUARD } from '../../../search/query.js';
 
 /** 10,000 names of up to 255 characters each fit. */
 const BULK_BODY_LIMIT = 3 * 1024 * 1024;
@@ -15,7 +16,13 @@ carries the caller's \`user_vote\`. No cache. Subnames and names that do not nor
 **Text.** \`q\` is a name or part of one (\`.eth\` optional, ENS-normalized, so \`Apple.ETH\` finds
 apple.eth). Under 3 characters it matches the exact label and labels starting with it (shortest
 first); from 3 characters also labels containing it; from 5 characters also labels similar to it
-(pg_trgm similarity of at least 0.3: shorter texts share trigrams with too many labels). With \`q\` and
+(pg_trgm similarity of at least 0.3: shorter texts share trigrams with too many labels). A text without
+letters or digits (emoji only) matches by exact label and prefix only. Similar labels are bounded: they
+are looked up bar by bar, from the labels sharing all of the text's trigrams down to the 0.3 bar, and
+the bar is lowered only while the trigram index names at most ${SIMILAR_GUARD} labels at it (and the next bar
+is not known to name more), so a text whose trigrams are common (\`sting\`: 40,000 labels share two of
+its six at a million names) shows only the labels above the bar it reached (similarity above 0.5 for
+\`sting\`), while a text whose 0.3 bar names few labels shows every label at least 0.3 similar. With \`q\` and
 no \`sortBy\` (or \`sortBy=relevance\`) results come by relevance: exact name, then prefix matches, then
 substring matches, then similar labels; within each, more similar, then shorter, then alphabetical.
 
@@ -42,9 +49,11 @@ with \`details.field\` naming it.
 
 **Pagination** (style B, inside \`data\`): the first 10,000 matches can be paged (\`page × limit\` at
 most 10,000, otherwise 400 on query.page). \`total\` is exact up to 10,000; when more names match it
-is 10,000 and \`meta.totalCapped\` is true, so a page never counts the whole table. The count of one
-normalized text and filter set is reused for 15 s, so \`total\` may lag a change by that long; the
-results themselves are always current.
+is 10,000 and \`meta.totalCapped\` is true, so a page never counts the whole table. With \`q\` it counts
+the names the pages can reach: exact, prefix and substring matches, and the similar labels above the
+bar the text reached (not every label 0.3 similar when the bar was raised). The count of one
+normalized text and filter set, and the similar labels of one text, are reused for 15 s, so \`total\`
+and which similar labels appear may lag a change by that long; everything else is always current.
 `.trim();
 
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
