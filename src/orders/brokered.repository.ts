@@ -31,17 +31,27 @@ function ofBroker(db: Executor, broker: string, status: ListingStatus | undefine
     .$if(status !== undefined, (qb) => qb.where((eb) => eb.or(statusParts(status!))));
 }
 
-/** A page of the names the broker has listings of (in `status`, when given), the newest listing first. */
+/**
+ * A page of the names the broker has listings of (in `status`, when given), the newest listing
+ * first (ties on name id, descending). The broker's index is walked newest first and each name
+ * taken at its first (newest) listing, as far as the page needs plus the listings as new as its
+ * last name's, so a broker with many listings costs what the page costs, not a grouping of them all.
+ */
 export async function brokerNameIds(db: Executor, broker: string, status: ListingStatus | undefined, limit: number, offset: number): Promise<number[]> {
-  const rows = await ofBroker(db, broker, status)
-    .select(['l.ens_name_id', sql<Date>`max(l.created_at)`.as('latest')])
-    .groupBy('l.ens_name_id')
-    .orderBy(sql`max(l.created_at)`, 'desc')
-    .orderBy('l.ens_name_id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return rows.map((r) => r.ens_name_id);
+  const want = offset + limit;
+  for (let batch = 2 * want; ; batch *= 4) {
+    const rows = await ofBroker(db, broker, status)
+      .select(['l.ens_name_id', sql<string>`(extract(epoch FROM l.created_at) * 1000000)::bigint`.as('us')])
+      .orderBy('l.created_at', 'desc').orderBy('l.id', 'desc')
+      .limit(batch)
+      .execute();
+    const newest = new Map<number, number>();
+    for (const r of rows) if (!newest.has(r.ens_name_id)) newest.set(r.ens_name_id, Number(r.us));
+    const ranked = [...newest].sort((a, b) => b[1] - a[1] || b[0] - a[0]);
+    // a name not seen yet is no newer than the walk's last listing: the page is settled once that is older than its last name
+    const settled = rows.length < batch || (ranked.length >= want && Number(rows[rows.length - 1].us) < ranked[want - 1][1]);
+    if (settled) return ranked.slice(offset, want).map(([id]) => id);
+  }
 }
 
 export async function countBrokerNames(db: Executor, broker: string, status: ListingStatus | undefined, cap?: number): Promise<number> {

@@ -56,7 +56,7 @@ export class BrokeredListingService {
   async byBroker(address: string, status: ListingStatus | undefined, limit: number, offset: number): Promise<{ ids: number[]; listings: Map<number, BrokeredResultListing[]>; total: number }> {
     const { db } = this.deps;
     const broker = address.toLowerCase();
-    // counted exactly up to 10,000 names, a larger total cached 30 s (as the listings page does)
+    // counted exactly up to 1,000 names, a larger total cached 30 s (as the listings page does)
     const [ids, total] = await Promise.all([
       brokerNameIds(db, broker, status, limit, offset),
       pagedTotal(this.deps.cache, `broker:${broker}:${status ?? 'all'}`, (cap) => countBrokerNames(db, broker, status, cap)),

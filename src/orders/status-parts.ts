@@ -42,14 +42,17 @@ export async function countOfParts<DB, TB extends keyof DB>(db: Executor, parts:
 }
 
 /** Totals up to this are counted exactly on every request; larger ones are cached briefly. */
-const EXACT_COUNT_LIMIT = 10_000;
+const EXACT_COUNT_LIMIT = 1_000;
 const LARGE_COUNT_TTL_SECONDS = 30;
 
+/** Full counts under way, by cache key: concurrent requests of one filter set share one count. */
+const counting = new Map<string, Promise<number>>();
+
 /**
- * The total of a paged list: counted exactly (an index-bounded count of at most 10,001 rows) while
- * small; above that, the full count is cached for 30 s per filter set. A cached large total is
- * answered before any counting, so a page of a list of hundreds of thousands of orders costs no
- * count at all on most requests.
+ * The total of a paged list: counted exactly (an index-bounded count of at most 1,001 rows) while
+ * small; above that, the full count is cached for 30 s per filter set, and requests that miss the
+ * cache together wait for one count. A cached large total is answered before any counting, so a
+ * page of a list of hundreds of thousands of orders costs no count at all on most requests.
  */
 export async function pagedTotal(cache: Cache, key: string, count: (cap?: number) => Promise<number>): Promise<number> {
   const cacheKey = `market:count:${key}`;
@@ -57,7 +60,13 @@ export async function pagedTotal(cache: Cache, key: string, count: (cap?: number
   if (large !== undefined) return large;
   const bounded = await count(EXACT_COUNT_LIMIT);
   if (bounded <= EXACT_COUNT_LIMIT) return bounded;
-  const total = await count();
-  await cache.set(cacheKey, total, LARGE_COUNT_TTL_SECONDS);
+  let total = counting.get(cacheKey);
+  if (!total) {
+    total = count().then(async (n) => {
+      await cache.set(cacheKey, n, LARGE_COUNT_TTL_SECONDS);
+      return n;
+    }).finally(() => counting.delete(cacheKey));
+    counting.set(cacheKey, total);
+  }
   return total;
 }

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
 import { addressOf, signIn, type SignedIn } from '../helpers/accounts.js';
 import { createName } from '../helpers/factories.js';
-import { ONE_ETH, WETH, signOrder, signedListing, type SignedOrder } from '../helpers/marketplace.js';
+import { ONE_ETH, WETH, insertListing, signOrder, signedListing, type SignedOrder } from '../helpers/marketplace.js';
 
 /** The reference's /brokered-listings: listings whose signed order pays a broker, with orders signed by the demo accounts' keys. */
 
@@ -155,5 +155,36 @@ describe('brokered listings', () => {
     assert.equal(stats.statusCode, 200, show(stats));
     // By hand: 5 brokered listings (250, 500 sold, 100, 1000 cancelled, 400), two brokers.
     assert.deepEqual(body(stats).data, { activeBrokeredListings: 3, soldBrokeredListings: 1, uniqueBrokers: 2, averageBrokerFeeBps: 450 });
+  });
+
+  it('a broker\'s names page in order of each name\'s newest listing, ties on name id, across pages', async () => {
+    const db = t.container.db;
+    const broker = addressOf(7);
+    const base = Date.now() - 86_400_000;
+    // name → minutes after `base` of each of its listings; b and c tie on their newest, a has an older second one
+    const plan: Record<string, number[]> = { a: [10, 1], b: [5, 20], c: [20], d: [3], e: [15], f: [15, 15] };
+    // names made first, listings in reverse: a later name has older listing ids, so ties cannot follow listing order
+    const names = [];
+    for (const tag of Object.keys(plan)) names.push({ tag, n: await createName(db, fresh(`walk${tag}`), { owner: addressOf(0) }) });
+    for (const { tag, n } of names.reverse()) {
+      for (const [seller, m] of plan[tag].entries()) {
+        const l = await insertListing(db, seller, n.id, n.name, ONE_ETH, { createdAt: new Date(base + m * 60_000) });
+        await db.updateTable('listings').set({ broker_address: broker, broker_fee_bps: 100 }).where('id', '=', l.id).execute();
+      }
+    }
+    // the definition: names by their newest listing, then name id, both descending
+    const expected = (await db.selectFrom('listings').select(['ens_name_id']).where('broker_address', '=', broker)
+      .groupBy('ens_name_id').orderBy((eb) => eb.fn.max('created_at'), 'desc').orderBy('ens_name_id', 'desc').execute()).map((r) => r.ens_name_id);
+    assert.equal(expected.length, 6);
+    for (const limit of [1, 2, 4]) {
+      const seen: number[] = [];
+      for (let page = 1; page <= Math.ceil(6 / limit); page++) {
+        const res = await t.app.inject({ method: 'GET', url: `/api/v1/brokered-listings/broker/${broker}?limit=${limit}&page=${page}` });
+        assert.equal(res.statusCode, 200, show(res));
+        assert.equal(body(res).data.pagination.total, 6);
+        seen.push(...body(res).data.results.map((r: { id: number }) => r.id));
+      }
+      assert.deepEqual(seen, expected, `limit ${limit}`);
+    }
   });
 });
