@@ -28,6 +28,8 @@ export interface NameRecord {
   created_at: Date;
   updated_at: Date;
   views: number;
+  /** The time of the name's newest logged transfer (activity_events_name_idx). */
+  last_transfer_at: Date | null;
 }
 
 export interface ListingRecord {
@@ -52,11 +54,13 @@ export async function nameRecords(db: Executor, ids: readonly number[]): Promise
   const rows = await db
     .selectFrom('ens_names as n')
     .leftJoin('name_view_counts as v', 'v.ens_name_id', 'n.id')
-    .select([
+    .select((eb) => [
       'n.id', 'n.name', 'n.label', 'n.token_id', 'n.namehash', 'n.owner_address', 'n.registrant_address', 'n.registration_date', 'n.expiry_date',
       'n.wrapped', 'n.has_emoji', 'n.has_numbers', 'n.clubs', 'n.last_sale_date', 'n.last_sale_price_wei', 'n.last_sale_currency',
       'n.highest_offer_wei', 'n.highest_offer_currency', 'n.highest_offer_id', 'n.upvotes', 'n.downvotes', 'n.net_score', 'n.watchers_count', 'n.created_at', 'n.updated_at',
       sql<number>`coalesce(v.views, 0)::int`.as('views'),
+      eb.selectFrom('activity_events as a').select('a.created_at').whereRef('a.ens_name_id', '=', 'n.id').where('a.event_type', '=', 'transfer')
+        .orderBy('a.id', 'desc').limit(1).as('last_transfer_at'),
     ])
     .where('n.id', 'in', ids)
     .execute();
@@ -78,15 +82,6 @@ export async function activeListings(db: Executor, ids: readonly number[]): Prom
     .execute();
   for (const r of rows) out.set(r.ens_name_id, [...(out.get(r.ens_name_id) ?? []), r]);
   return out;
-}
-
-/** The time of each name's newest logged transfer (activity_events_name_idx). */
-export async function lastTransfers(db: Executor, ids: readonly number[]): Promise<Map<number, Date>> {
-  if (ids.length === 0) return new Map();
-  const r = await sql<{ ens_name_id: number; at: Date }>`
-    SELECT n.id AS ens_name_id, t.created_at AS at FROM unnest(${[...ids]}::bigint[]) AS n(id)
-    CROSS JOIN LATERAL (SELECT created_at FROM activity_events a WHERE a.ens_name_id = n.id AND a.event_type = 'transfer' ORDER BY a.id DESC LIMIT 1) t`.execute(db);
-  return new Map(r.rows.map((x) => [x.ens_name_id, x.at]));
 }
 
 /** Pending, unexpired offers of a name (offers_name_idx). */

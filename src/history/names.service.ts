@@ -10,7 +10,7 @@ import { searchIds, type SortKey } from '../search/query.js';
 import { SearchService } from '../services/search.service.js';
 import { nameHistory } from './activity.repository.js';
 import { resolveName } from './name-ref.js';
-import { activeListings, lastTransfers, nameRecords, pendingOfferCount } from './names.repository.js';
+import { activeListings, nameRecords, pendingOfferCount } from './names.repository.js';
 import { nameExtras, toNameListItem, toNameListing, toNameTransaction } from './names.mapping.js';
 import { userViewer, viewCounterOf } from './views.js';
 import { checkWindow } from './window.js';
@@ -60,26 +60,27 @@ export class NamesService {
     const found = await searchIds(db, { filters, sort: { by: SORTS[q.sort], order: q.order }, offset, limit: q.limit, extra }, {
       now, gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays,
     });
-    const [records, listings, transfers] = await Promise.all([nameRecords(db, found.ids), activeListings(db, found.ids), lastTransfers(db, found.ids)]);
+    const [records, listings] = await Promise.all([nameRecords(db, found.ids), activeListings(db, found.ids)]);
     const names = found.ids.flatMap((id) => {
       const n = records.get(id);
-      return n ? [toNameListItem(n, listings.get(id) ?? [], transfers.get(id), config)] : [];
+      return n ? [toNameListItem(n, listings.get(id) ?? [], n.last_transfer_at ?? undefined, config)] : [];
     });
     return { names, pagination: pageB(q.page, q.limit, found.total), totalCapped: found.capped };
   }
 
   /** The name page; counts a view when `viewer` is given. */
   async detail(param: string, user: { id: number } | null, viewer?: Viewer): Promise<NamePage> {
-    const base = await this.search.name(param, user);
+    const found = await this.search.resolve(param);
     const { db, config } = this.deps;
-    const [records, listings, transfers, watches] = await Promise.all([
-      nameRecords(db, [base.id]), activeListings(db, [base.id]), lastTransfers(db, [base.id]),
-      user ? entriesOf(db, user.id, [base.id]) : undefined,
+    // one wave after the name's id: its search result and offers, its record, listings and the caller's watch
+    const [base, records, listings, watches] = await Promise.all([
+      this.search.nameById(found, user), nameRecords(db, [found.id]), activeListings(db, [found.id]),
+      user ? entriesOf(db, user.id, [found.id]) : undefined,
     ]);
     const record = records.get(base.id)!;
     if (viewer) this.countView(base.id, viewer);
     const entry = watches?.get(base.id)?.[0]?.id ?? null;
-    return { ...base, listings: (listings.get(base.id) ?? []).map(toNameListing), ...nameExtras(record, transfers.get(base.id), config, entry) };
+    return { ...base, listings: (listings.get(base.id) ?? []).map(toNameListing), ...nameExtras(record, record.last_transfer_at ?? undefined, config, entry) };
   }
 
   async bundle(param: string, user: { id: number } | null, viewer: Viewer) {
@@ -142,12 +143,13 @@ export class NamesService {
   async legacy(param: string) {
     const { db, config } = this.deps;
     const ref = await resolveName(db, param, 'NAME_NOT_FOUND');
-    const [records, listings, transfers, offers, recent] = await Promise.all([
-      nameRecords(db, [ref.id]), activeListings(db, [ref.id]), lastTransfers(db, [ref.id]), pendingOfferCount(db, ref.id),
+    const [records, listings, offers, recent] = await Promise.all([
+      nameRecords(db, [ref.id]), activeListings(db, [ref.id]), pendingOfferCount(db, ref.id),
       nameHistory(db, ref.id, HISTORY_TYPES, 0, 10, 'desc'),
     ]);
     const mine = listings.get(ref.id) ?? [];
-    const item = toNameListItem(records.get(ref.id)!, mine, transfers.get(ref.id), config);
+    const record = records.get(ref.id)!;
+    const item = toNameListItem(record, mine, record.last_transfer_at ?? undefined, config);
     const top = mine[0] ? toNameListing(mine[0]) : undefined;
     return {
       ...item,

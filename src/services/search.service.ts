@@ -95,6 +95,11 @@ export class SearchService {
 
   /** One name's standard result with its pending, unexpired offers; 404 NAME_NOT_FOUND. */
   async name(nameParam: string, viewer: { id: number } | null): Promise<NameDetail> {
+    return this.nameById(await this.resolve(nameParam), viewer);
+  }
+
+  /** The stored name a path parameter names: 400 INVALID_NAME when it does not normalize, 404 NAME_NOT_FOUND when not here. */
+  async resolve(nameParam: string): Promise<{ id: number; name: string }> {
     let name: string;
     try {
       name = parseEthName(nameParam).name;
@@ -102,9 +107,15 @@ export class SearchService {
       if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid name: ${e.message}`, { field: 'params.name' });
       throw e;
     }
-    const { db } = this.deps;
-    const found = await findNameId(db, name);
+    const found = await findNameId(this.deps.db, name);
     if (!found) throw new AppError('NAME_NOT_FOUND', `${name} is not in the marketplace`);
+    return { id: found.id, name };
+  }
+
+  /** A resolved name's search result with its pending offers. */
+  async nameById(found: { id: number; name: string }, viewer: { id: number } | null): Promise<NameDetail> {
+    const { db } = this.deps;
+    const { name } = found;
     const [[result], offers] = await Promise.all([
       loadSearchResults(db, [found.id], viewer?.id),
       db
