@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { CLUB_CLASSIFICATIONS, CLUB_NAME_PATTERN } from '../lib/clubs.js';
-import { Address, Envelope, Limit, Meta, Page, PaginationA, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
+import { Address, Envelope, Limit, Meta, Page, PaginationA, PaginationB, SortOrder, NullableTimestamp, Timestamp, Wei } from './common.js';
 import { SearchResult } from './search-result.js';
 import { glossed } from './glossary.js';
 
@@ -74,7 +74,7 @@ export const Club = glossed(Type.Object({
   avatar_url: Type.Union([Type.String(), Type.Null()], { description: 'club images are not served: null' }),
   header_url: Type.Union([Type.String(), Type.Null()]),
   last_floor_update: Type.Union([Timestamp, Type.Null()], { description: 'when the aggregates were last computed' }),
-  last_sales_update: Type.Union([Timestamp, Type.Null()]),
+  last_sales_update: NullableTimestamp,
   created_at: Timestamp,
   updated_at: Timestamp,
 }, { examples: [EXAMPLE_CLUB] }));

@@ -7,7 +7,12 @@ import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 export const Address = Type.String({ pattern: ADDRESS_PATTERN, description: '0x followed by 40 hex characters', examples: ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'] });
 export const Wei = Type.String({ pattern: WEI_PATTERN, format: 'uint256', description: 'amount in wei, decimal string, at most 2^256 − 1', examples: ['1000000000000000000'] });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC', examples: ['2026-11-22T19:30:00.000Z'] });
-export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+/**
+ * A timestamp or null, as one type list rather than a union: the serializer picks a union's member
+ * by validating the value against each (a date-time check per field, about 0.4 µs), a type list by
+ * its type alone. Same values, same OpenAPI 3.1 meaning.
+ */
+export const NullableTimestamp = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time', description: 'ISO 8601, UTC; null when unknown', examples: ['2026-11-22T19:30:00.000Z'] });
 export const EnsNameParam = Type.String({ minLength: 1, maxLength: 255, description: 'ENS name, with or without .eth', examples: ['vitalik.eth'] });
 export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'identifier', examples: [42] });
 export const IdParams = Type.Object({ id: Id });
