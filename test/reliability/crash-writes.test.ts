@@ -19,7 +19,8 @@ import { startServer, waitReady, type ServerProcess } from './helpers/server-pro
  * write load from WORKERS users at once (offer creations and amount updates on shared names,
  * votes, listings, e-mail changes), SIGKILLed in the middle of it and started again on the same
  * database. Every write it acknowledged (2xx) is there; every name's highest offer is its largest
- * pending offer; every verification mail still worth sending arrives, and none arrives twice.
+ * pending offer; every verification mail still worth sending arrives, and none arrives twice but
+ * one the kill cut between the mail server's acceptance and its record (at most one per running job).
  */
 const WORKERS = 4;
 /** Load after every worker has made each kind of write once (a cold first request takes a second here). */
@@ -180,6 +181,10 @@ describe('crash under writes', { timeout: 120_000 }, () => {
     for (const [what, count] of Object.entries(counts)) if (what !== 'refused') assert.ok(count > 0, `some ${what} were acknowledged, some cut short: ${JSON.stringify(counts)}`);
 
     lap('killed');
+    // Mails the mail server had accepted, and mail jobs under way, when the process died: only such a
+    // job can send its mail again (accepted, killed before the token recorded it; see the handler).
+    const acceptedAtKill = smtp.received.length;
+    const runningAtKill = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'mail.verify-email' AND state = 'active'`.execute(db)).rows[0]!.n;
     await start();
     lap('restarted');
 
@@ -229,7 +234,12 @@ describe('crash under writes', { timeout: 120_000 }, () => {
     }, 20_000);
     lap('mails drained');
     const hashes = delivered();
-    assert.equal(new Set(hashes).size, hashes.length, `no mail sent twice (${hashes.length} delivered)`);
+    const times = new Map<string, number>();
+    for (const h of hashes) times.set(h, (times.get(h) ?? 0) + 1);
+    const twice = [...times].filter(([, n]) => n > 1).map(([h, n]) => ({ h, n, beforeKill: hashes.slice(0, acceptedAtKill).includes(h) }));
+    // none twice, except at most once per job the kill cut between the mail server's acceptance and its record
+    assert.ok(twice.every((d) => d.n === 2 && d.beforeKill) && twice.length <= runningAtKill,
+      `no mail sent twice (${hashes.length} delivered, ${runningAtKill} mail jobs running at the kill): ${JSON.stringify(twice)}`);
     console.log(`crash-writes: ${JSON.stringify(counts)}, ${hashes.length} mails; ms since start: ${JSON.stringify(phases)}`);
   });
 });
