@@ -23,8 +23,12 @@ export class InvalidNameError extends Error {
   }
 }
 
+const PLAIN_NAME = /^[a-z0-9]+(?:\.[a-z0-9]+)*$/;
+
 /** ENSIP-15 normalization; the normalizer's messages are safe to show to users. */
 export function normalizeName(input: string): string {
+  // Labels of lower-case ASCII letters and digits are their own normalization (ENSIP-15): no normalizer pass.
+  if (PLAIN_NAME.test(input)) return input;
   try {
     return ens_normalize(input);
   } catch (e) {

@@ -67,6 +67,16 @@ export function withContract(route: Pick<RouteOptions, 'method' | 'schema' | 'co
 export function nulField(path: string, value: unknown): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
   if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    // An index loop, and a path only where it may be returned: 10,000 bulk terms are 10,000 strings to check.
+    for (let i = 0; i < value.length; i++) {
+      const inner: unknown = value[i];
+      if (typeof inner === 'string' ? !inner.includes('\u0000') : inner === null || typeof inner !== 'object') continue;
+      const found = nulField(`${path}.${i}`, inner);
+      if (found) return found;
+    }
+    return undefined;
+  }
   for (const [key, inner] of Object.entries(value)) {
     if (key.includes('\u0000')) return path;
     const found = nulField(`${path}.${key}`, inner);

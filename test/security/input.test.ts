@@ -55,6 +55,9 @@ describe('hostile input', () => {
     await expectError('PATCH', '/api/v1/users/me', 400, 'VALIDATION_ERROR', 'body.telegram', { telegram: 'a\u0000b' });
     await expectError('POST', '/api/v1/cart', 400, 'VALIDATION_ERROR', 'body.cartType', { cartType: 'x\u0000', ensNameId: 1 });
     await expectError('POST', '/api/v1/subgraph', 400, 'INVALID_REQUEST', 'body.variables.a', { query: '{ domains { id } }', variables: { a: '\u0000' } });
+    // Inside an array, by index, among many clean items.
+    await expectError('POST', '/api/v1/search/bulk', 400, 'VALIDATION_ERROR', 'body.terms.2', { terms: ['coffee', 'tea', 'c\u0000la', 'milk'] });
+    await expectError('POST', '/api/v1/subgraph', 400, 'INVALID_REQUEST', 'body.variables.list.1.a', { query: '{ domains { id } }', variables: { list: ['x', { a: '\u0000' }] } });
   });
 
   it('refuses bodies nested deeper than the limit, and a 2,000-level GraphQL argument', async () => {
