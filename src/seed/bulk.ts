@@ -54,8 +54,8 @@ const PLAIN_UNIQUE = /^UNIQUE (\([^()]*\))$/;
 
 /**
  * Builds the items again; with `ifMissing`, skips those that exist (healing after a crash). A
- * missing plain unique constraint whose index `prebuild` built is attached to it
- * (`ADD CONSTRAINT ... USING INDEX`, no second build).
+ * missing plain unique constraint whose index is there (built under its name before the crash)
+ * is attached to it (`ADD CONSTRAINT ... USING INDEX`, no second build).
  */
 export async function createAll(client: pg.ClientBase, items: readonly SchemaItem[], ifMissing = false): Promise<void> {
   await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
@@ -77,21 +77,6 @@ export async function createAll(client: pg.ClientBase, items: readonly SchemaIte
       }
     }
     await client.query(`ALTER TABLE ${i.table} ADD CONSTRAINT ${i.name} ${i.def}`);
-  }
-}
-
-/**
- * Builds every parked index, and the index of each parked plain unique constraint under the
- * constraint's name, taking only a SHARE lock: readers go on meanwhile, where adding the
- * constraints would take the table exclusively. `restoreParked` attaches them later in a moment.
- */
-export async function prebuildParked(client: pg.ClientBase): Promise<void> {
-  const items = await parked(client);
-  await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
-  for (const i of items) {
-    const columns = i.kind === 'constraint' ? PLAIN_UNIQUE.exec(i.def)?.[1] : undefined;
-    if (i.kind === 'index') await client.query(i.def.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
-    else if (columns !== undefined) await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${i.name} ON ${i.table} ${columns}`);
   }
 }
 

@@ -2,6 +2,7 @@ import { DAY, HOUR, MINUTE } from '../lib/time.js';
 import type { ActivityLog } from './activity.js';
 import type { CopyWriter } from './copy.js';
 import type { DemoName } from './model.js';
+import type { NameSummaries } from './names.js';
 import type { Rng } from './random.js';
 import { iso } from './iso.js';
 
@@ -28,7 +29,7 @@ export async function writeUsers(rng: Rng, now: number, addresses: readonly stri
  * the activity log.
  */
 export async function writeVotes(rng: Rng, now: number, addresses: readonly string[], demoCount: number, names: readonly DemoName[], votes: CopyWriter, events: CopyWriter,
-  log: ActivityLog): Promise<void> {
+  log: ActivityLog, summaries: NameSummaries): Promise<void> {
   const userCount = addresses.length;
   const pool = [...names].sort((a, b) => b.value - a.value || a.id - b.id).slice(0, Math.max(200, Math.round(names.length / 4)));
   let eventId = 0;
@@ -43,6 +44,7 @@ export async function writeVotes(rng: Rng, now: number, addresses: readonly stri
       const age = rng.weighted({ day: 20, week: 35, month: 45 });
       const at = now - (age === 'day' ? rng.between(MINUTE, 24 * HOUR) : age === 'week' ? rng.between(DAY, 7 * DAY) : rng.between(7 * DAY, 28 * DAY));
       await votes.add([user, name.id, vote, iso(at), iso(at)]);
+      summaries.vote(name.id, vote);
       await events.add([++eventId, user, name.id, vote, 0, iso(at)]);
       log.add({ type: 'vote', nameId: name.id, actor: addresses[user - 1], platform: 'grails', metadata: { vote, previous_vote: 0 }, at });
     }

@@ -5,11 +5,11 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { createAll, dropAll, rebuildable, type SchemaItem } from './bulk.js';
 
 /**
- * A row trigger a bulk load does without: the rows carry what it would set, or `instead` does its
- * work for all rows at once.
+ * Triggers a bulk load does without: the rows carry what they would set, `instead` does their
+ * work for all rows at once, or a later refresh does it (the rollups' dirty marks).
  */
-export interface RowTrigger {
-  trigger: string;
+export interface ReplacedTriggers {
+  triggers: readonly string[];
   instead?: string;
 }
 
@@ -59,21 +59,21 @@ export class CopyWriter {
     private readonly stream: Writable,
     private readonly done: Promise<unknown>,
     private readonly rebuild: SchemaItem[],
-    private readonly replaced?: RowTrigger,
+    private readonly replaced?: ReplacedTriggers,
   ) {}
 
   /**
-   * With `replaced`, that row trigger is off for the load (in its transaction: nobody else sees
+   * With `replaced`, those triggers are off for the load (in its transaction: nobody else sees
    * it off) and its work is done once, set-based, before commit.
    */
-  static async open(pool: pg.Pool, table: string, columns: readonly string[], replaced?: RowTrigger): Promise<CopyWriter> {
+  static async open(pool: pg.Pool, table: string, columns: readonly string[], replaced?: ReplacedTriggers): Promise<CopyWriter> {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
       await client.query('SET LOCAL statement_timeout = 0');
       const rebuild = await rebuildable(client, table);
       await dropAll(client, rebuild);
-      if (replaced) await client.query(`ALTER TABLE ${table} DISABLE TRIGGER ${replaced.trigger}`);
+      for (const trigger of replaced?.triggers ?? []) await client.query(`ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`);
       const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
       // Attached now, so that an error while rows are still being produced is never unhandled.
       const done = once(stream, 'finish');
@@ -117,7 +117,7 @@ export class CopyWriter {
       await this.done;
       if (this.replaced) {
         if (this.replaced.instead !== undefined) await this.client.query(this.replaced.instead);
-        await this.client.query(`ALTER TABLE ${this.table} ENABLE TRIGGER ${this.replaced.trigger}`);
+        for (const trigger of this.replaced.triggers) await this.client.query(`ALTER TABLE ${this.table} ENABLE TRIGGER ${trigger}`);
       }
       await createAll(this.client, this.rebuild);
       await this.client.query('COMMIT');

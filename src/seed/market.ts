@@ -6,6 +6,7 @@ import type { ActivityLog } from './activity.js';
 import { blockAt, ethToUsdc, ethToWei } from './chain.js';
 import type { CopyWriter } from './copy.js';
 import type { DemoName, DemoSale } from './model.js';
+import type { NameSummaries } from './names.js';
 import type { OrderHasher, OrderSigner } from './orders.js';
 import type { Rng } from './random.js';
 import { iso } from './iso.js';
@@ -74,6 +75,7 @@ export class MarketGenerator {
     private readonly log: ActivityLog,
     /** How often an offer maker is a demo account (beyond the few each is given). */
     private readonly demoOfferShare: number,
+    private readonly summaries: NameSummaries,
   ) {
     this.demoSet = new Set(demo);
   }
@@ -102,6 +104,7 @@ export class MarketGenerator {
       iso(created), iso(extra.updated ?? created), iso(end), live ? iso(this.now - this.rng.between(0, 12 * HOUR)) : null,
       extra.unfundedAt === undefined ? null : iso(extra.unfundedAt), extra.unfundedAt === undefined ? null : 'approval_revoked',
       extra.fee ? extra.fee.recipient : null, extra.fee ? extra.fee.bps : null, `${name.label}.eth`, iso(name.expiry)]);
+    if (status === 'active') this.summaries.listing(name.id, id, price, this.currencies[currency], created, end);
     const event = { nameId: name.id, actor: seller, price: price.toString(), currency: this.currencies[currency], platform: 'grails' };
     this.log.add({ ...event, type: 'listed', metadata: { listing_id: id, cause: 'placed' }, at: created });
     const ending = LISTING_ENDS[status];
@@ -121,6 +124,7 @@ export class MarketGenerator {
     await this.w.offers.add([id, name.id, buyer, amount.toString(), this.currencies[currency], hash, data, status, this.rng.chance(0.85) ? 'grails' : 'opensea',
       iso(created), iso(extra.updated ?? created), iso(end), live ? iso(this.now - this.rng.between(0, 12 * HOUR)) : null,
       extra.unfundedAt === undefined ? null : iso(extra.unfundedAt), extra.unfundedAt === undefined ? null : 'insufficient_balance']);
+    if (status === 'pending') this.summaries.offer(name.id, id, amount, this.currencies[currency], created, end);
     const event = { nameId: name.id, actor: buyer, counterparty: owner, price: amount.toString(), currency: this.currencies[currency], platform: 'grails' };
     this.log.add({ ...event, type: 'offer_made', metadata: { offer_id: id, cause: 'placed' }, at: created });
     const ending = OFFER_ENDS[status];

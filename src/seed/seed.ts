@@ -2,22 +2,21 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import { MAINNET, type Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { builtInClubsOf } from '../lib/clubs.js';
 import { DAY, HOUR } from '../lib/time.js';
 import { ACTIVITY_COLUMNS, ActivityLog } from './activity.js';
 import { ethUsdOnDay, PRICES_FROM } from './chain.js';
 import { writeUsers, writeVotes } from './community.js';
 import { park, restoreParked } from './bulk.js';
-import { CopyWriter, textArray, type RowTrigger } from './copy.js';
+import { ethValuer, NAME_COLUMNS, NameHashes, NameSummaries, writeName } from './names.js';
+import { CopyWriter, type ReplacedTriggers } from './copy.js';
 import { refreshDerived } from './derived.js';
 import { loadKeccak } from './keccak.js';
-import { hashLabel } from './labels.js';
-import { MarketGenerator, priceOf, type Currencies } from './market.js';
-import { buildPopulation, type DemoName } from './model.js';
+import { MarketGenerator, type Currencies } from './market.js';
+import { buildPopulation } from './model.js';
 import { demoAccounts, OrderHasher, OrderSigner } from './orders.js';
 import { Rng } from './random.js';
 import { RegistrationWriter } from './registrations.js';
-import { analyze, attachParked, denormalize } from './tail.js';
+import { analyze, attachParked, sequencesAndStatistics } from './tail.js';
 import { bucketViews, ViewGenerator } from './views.js';
 import { iso } from './iso.js';
 
@@ -59,8 +58,7 @@ const WITH_ID = ['users', 'ens_names', 'registrations', 'sales', 'listings', 'of
 const COLUMNS = {
   activity_events: ACTIVITY_COLUMNS,
   users: ['id', 'address', 'email', 'email_verified_at', 'telegram', 'discord', 'created_at', 'updated_at'],
-  ens_names: ['id', 'name', 'label', 'labelhash', 'namehash', 'token_id', 'wrapped', 'owner_address', 'registrant_address', 'registration_date',
-    'expiry_date', 'has_emoji', 'clubs', 'last_sale_date', 'last_sale_price_wei', 'last_sale_currency', 'created_at', 'updated_at'],
+  ens_names: NAME_COLUMNS,
   registrations: ['id', 'ens_name_id', 'kind', 'actor_address', 'tx_hash', 'log_index', 'block_number', 'block_time', 'duration_seconds', 'cost_wei', 'referrer', 'expiry_date'],
   listings: ['id', 'ens_name_id', 'seller_address', 'price_wei', 'currency_address', 'order_hash', 'order_data', 'status', 'source', 'created_at', 'updated_at',
     'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'broker_address', 'broker_fee_bps', 'ens_name', 'name_expiry_date'],
@@ -75,16 +73,26 @@ const COLUMNS = {
   name_view_counts: ['ens_name_id', 'views'],
 } as const;
 type Table = keyof typeof COLUMNS;
-/** Row triggers the loads do without, by table. */
-const REPLACED: Partial<Record<Table, RowTrigger>> = {
+/**
+ * The market rollups' dirty marks (statement triggers of migrations 0010 and 0021, each keeping all
+ * rows of a load in a transition table): the seed's full rollup refresh recomputes every hour.
+ */
+const rollupMarks = (table: Table) => ({ triggers: [`${table}_rollup_ins`] });
+/** Triggers the loads do without, by table. */
+const REPLACED: Partial<Record<Table, ReplacedTriggers>> = {
   // each club's names (migration 0018, row by row), written for all names at once
   ens_names: {
-    trigger: 'ens_names_club_names',
+    triggers: ['ens_names_club_names'],
     instead: `INSERT INTO club_names (club, label, ens_name_id)
       SELECT DISTINCT c, n.label, n.id FROM ens_names n CROSS JOIN LATERAL unnest(n.clubs) c WHERE n.clubs <> '{}'`,
   },
   // the listing's name and its expiry (migration 0002, a read of the name per row): the rows carry them
-  listings: { trigger: 'listings_copy_name' },
+  listings: { triggers: ['listings_copy_name', 'listings_rollup_ins'] },
+  registrations: rollupMarks('registrations'),
+  sales: rollupMarks('sales'),
+  offers: rollupMarks('offers'),
+  vote_events: rollupMarks('vote_events'),
+  name_views_daily: rollupMarks('name_views_daily'),
 };
 
 /** The options that come from configuration: referral code, chain, contracts, expiry periods. */
@@ -114,7 +122,7 @@ export function startOfUtcHour(at = new Date()): Date {
 /**
  * (Re)creates the deterministic demo data set: the same options give the same rows. Every row is
  * generated in memory from seeded random streams and loaded with COPY, several tables at once;
- * the denormalized columns are then computed set-based in SQL and the derived data refreshed.
+ * each name's row carries what its orders and votes summarise, and the derived data is refreshed.
  */
 export async function seedDemoData(db: Db, options: SeedOptions): Promise<Record<string, number>> {
   try {
@@ -173,50 +181,55 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
 
     await healInterruptedSeed(pool);
     await sql`TRUNCATE ${sql.raw(EMPTIED)} RESTART IDENTITY CASCADE`.execute(db);
-    // The names' indexes and unique keys stay off until their summary columns are written (denormalize),
-    // the foreign keys to them until the end: the generator writes no row that refers to nothing.
-    await park(pool, 'ens_names');
+    // The foreign keys to the names stay off until the end: the generator writes no row that refers to nothing.
     for (const t of REFERRING) await park(pool, t, 'foreign keys');
 
-    // First pass over the names: their rows, registrations and views, a COPY per table side by side
-    // (with the foreign keys parked, nothing waits for the names); the activity log is collected on the way.
+    // First pass over the names: their hashes, registrations and views, a COPY per table side by
+    // side (with the foreign keys parked, nothing waits for the names); the activity log is collected on the way.
     const voters = population.others.slice(0, Math.min(20_000, Math.max(300, Math.round(names / 25))));
     const userAddresses = [...demo, ...voters];
     const log = new ActivityLog();
-    const [users, ensNames, prices, regs, views, viewCounts] = await open('users', 'ens_names', 'eth_usd_prices', 'registrations', 'name_views_daily', 'name_view_counts');
+    const [users, prices, regs, views, viewCounts] = await open('users', 'eth_usd_prices', 'registrations', 'name_views_daily', 'name_view_counts');
     await writeUsers(new Rng('ens-market demo v1 users'), now, userAddresses, demo.length, users);
     const registrations = new RegistrationWriter(new Rng('ens-market demo v1 registrations'), new Rng('ens-market demo v1 registration transactions'), regs, log,
       population.names, options.referrerCode.toLowerCase());
     const viewer = new ViewGenerator(new Rng('ens-market demo v1 views'), now, population.names, userAddresses.length, demo.length, { views, counts: viewCounts });
+    const hashes = new NameHashes(keccak, population.names.length);
     for (let i = 0; i < population.names.length; i++) {
-      await writeName(ensNames, population.names[i], keccak, currencies, now);
+      hashes.add(i, population.names[i]);
       await registrations.name(i);
       await viewer.name(i);
     }
     for (let day = PRICES_FROM / DAY; day <= Math.floor(now / DAY); day++) await prices.add([iso(day * DAY).slice(0, 10), ethUsdOnDay(day).toFixed(2)]);
-    const namesLoaded = commit([users, ensNames, prices]);
+    const pricesLoaded = commit([users, prices]);
     const chainLoaded = commit([regs, views, viewCounts]);
 
     // Second pass: the market and the votes, once the prices are committed (a trigger values each
-    // listing in ETH at the latest ETH/USD price). Meanwhile the first pass's tables get their keys
-    // to the names back (nothing writes the names until the second pass is done).
-    await namesLoaded;
-    const chainKeyed = chainLoaded.then(() => attachParked(pool, ['registrations', 'name_views_daily', 'name_view_counts']));
-    chainKeyed.catch(() => undefined);
-    beside.push(chainKeyed);
+    // listing in ETH at the latest ETH/USD price), collecting what each name's row summarises.
+    await pricesLoaded;
     const hasher = new OrderHasher(keccak);
     const signer = new OrderSigner(accounts, { chainId: options.chainId ?? 1, seaportAddress: options.seaportAddress ?? MAINNET.seaport }, keccak);
     const contracts = { baseRegistrarAddress: options.baseRegistrarAddress ?? MAINNET.baseRegistrar, nameWrapperAddress: options.nameWrapperAddress ?? MAINNET.nameWrapper };
+    const summaries = new NameSummaries(population.names.length, now, await ethValuer(db, now));
     const [listings, offers, sales, notifications, votes, voteEvents] = await open('listings', 'offers', 'sales', 'notifications', 'votes', 'vote_events');
     const market = new MarketGenerator(new Rng('ens-market demo v1 market'), now, { listings, offers, sales, notifications }, hasher, signer, contracts,
-      currencies, demo, pickOther(population.others), log, Math.min(0.12, 1500 / names));
+      currencies, demo, pickOther(population.others), log, Math.min(0.12, 1500 / names), summaries);
     for (const n of population.names) await market.name(n);
-    await writeVotes(new Rng('ens-market demo v1 votes'), now, userAddresses, demo.length, population.names, votes, voteEvents, log);
+    await writeVotes(new Rng('ens-market demo v1 votes'), now, userAddresses, demo.length, population.names, votes, voteEvents, log, summaries);
     const marketLoaded = commit([listings, offers, sales, notifications, votes, voteEvents]);
-    progress('(generated rows)', log.size);
 
-    // The activity log, oldest first, streams while the tables above commit and the names'
-    // summaries and indexes are built.
+    // Last pass: the names' rows, summaries included (no update of a million rows after the load),
+    // their indexes and unique keys built before they commit. Then the first pass's tables get their
+    // keys to the names back.
+    const [ensNames] = await open('ens_names');
+    for (let i = 0; i < population.names.length; i++) await writeName(ensNames, i, population.names[i], hashes, summaries, currencies, now);
+    const namesLoaded = commit([ensNames]);
+    progress('(generated rows)', log.size);
+    const chainKeyed = Promise.all([chainLoaded, namesLoaded]).then(() => attachParked(pool, ['registrations', 'name_views_daily', 'name_view_counts']));
+    chainKeyed.catch(() => undefined);
+    beside.push(chainKeyed);
+
+    // The activity log, oldest first, streams while the tables above commit and build their indexes.
     const activityLoaded = (async () => {
       const [activityEvents] = await open('activity_events');
       await log.write(activityEvents, registrations.activityLine);
@@ -227,10 +240,11 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     })();
     activityLoaded.catch(() => undefined);
     beside.push(activityLoaded);
+    await namesLoaded;
     await chainKeyed;
     await marketLoaded;
-    await denormalize(pool, now, WITH_ID, TABLES);
-    progress('(denormalized columns)');
+    await sequencesAndStatistics(pool, WITH_ID, [...TABLES, 'trend_windows']);
+    progress('(analyzed)');
     await refreshDerived(db, (step) => progress(`(refreshed: ${step})`), { 'trend counters': () => bucketViews(db, now) });
     await activityLoaded;
     // the names' unique keys and the foreign keys, once nothing else is running
@@ -278,13 +292,4 @@ export async function healInterruptedSeed(pool: pg.Pool): Promise<void> {
 function pickOther(others: readonly string[]) {
   const rng = new Rng('ens-market demo v1 counterparties');
   return () => others[Math.floor(others.length * rng.next() ** 2)];
-}
-
-async function writeName(w: CopyWriter, n: DemoName, keccak: Parameters<typeof hashLabel>[0], currencies: Currencies, now: number): Promise<void> {
-  const h = hashLabel(keccak, n.label, n.category === 'emoji');
-  n.orderTokenId = n.wrapped ? h.wrappedTokenId : h.tokenId;
-  const last = n.sales.at(-1);
-  await w.add([n.id, `${n.label}.eth`, n.label, h.labelhash, h.namehash, h.tokenId, n.wrapped, n.owner, n.owner, iso(n.registeredAt), iso(n.expiry),
-    h.hasEmoji, textArray(builtInClubsOf(n.label)), last ? iso(last.at) : null, last ? priceOf(last.eth, last.currency, last.at).toString() : null,
-    last ? currencies[last.currency] : null, iso(n.registeredAt), iso(now)]);
 }
