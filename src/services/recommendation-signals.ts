@@ -134,14 +134,22 @@ export async function userSeeds(db: Executor, userId: number): Promise<{ watched
   return { watched: [...new Set(watched.rows.map((r) => r.id))], upvoted: upvoted.rows.map((r) => r.id) };
 }
 
-/** Names sharing a club with the seeds (not the seeds), most-voted first among the first found. */
+/**
+ * Names sharing a club with the seeds (not the seeds), most-voted first among the first found.
+ * The seeds' clubs are read first and given as a value, so the planner sees them: a rare club is
+ * read by the clubs index, a large one by walking ids; and seeds in no club cost no search at all
+ * (asked as a subquery, the planner walked every name for them: 3.7 s at a million names).
+ */
 export async function clubMates(db: Executor, seedIds: readonly number[], limit: number): Promise<number[]> {
   if (seedIds.length === 0) return [];
+  const seeds = await sql<{ clubs: string[] }>`
+    SELECT coalesce(array_agg(DISTINCT c), '{}') AS clubs FROM ens_names, unnest(clubs) AS c WHERE id = ANY(${sql.val([...seedIds])}::bigint[])`.execute(db);
+  const clubs = seeds.rows[0]?.clubs ?? [];
+  if (clubs.length === 0) return [];
   const r = await sql<{ id: number }>`
-    WITH clubs AS (SELECT DISTINCT unnest(clubs) AS club FROM ens_names WHERE id = ANY(${sql.val([...seedIds])}::bigint[]))
     SELECT id::int AS id FROM (
       SELECT n.id, n.net_score FROM ens_names n
-      WHERE n.searchable AND n.clubs && ARRAY(SELECT club FROM clubs) AND n.id <> ALL(${sql.val([...seedIds])}::bigint[])
+      WHERE n.searchable AND n.clubs && ${sql.val(clubs)}::text[] AND n.id <> ALL(${sql.val([...seedIds])}::bigint[])
       ORDER BY n.id LIMIT ${limit * 5}
     ) m ORDER BY net_score DESC, id LIMIT ${limit}`.execute(db);
   return r.rows.map((x) => x.id);
