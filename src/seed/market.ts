@@ -103,7 +103,8 @@ export class MarketGenerator {
     await this.w.listings.add([id, name.id, seller, price.toString(), this.currencies[currency], hash, data, status, this.rng.chance(0.85) ? 'grails' : 'opensea',
       iso(created), iso(extra.updated ?? created), iso(end), live ? iso(this.now - this.rng.between(0, 12 * HOUR)) : null,
       extra.unfundedAt === undefined ? null : iso(extra.unfundedAt), extra.unfundedAt === undefined ? null : 'approval_revoked',
-      extra.fee ? extra.fee.recipient : null, extra.fee ? extra.fee.bps : null, `${name.label}.eth`, iso(name.expiry)]);
+      extra.fee ? extra.fee.recipient : null, extra.fee ? extra.fee.bps : null, `${name.label}.eth`, iso(name.expiry),
+      this.summaries.ethValue(price, this.currencies[currency])?.toString() ?? null]);
     if (status === 'active') this.summaries.listing(name.id, id, price, this.currencies[currency], created, end);
     const event = { nameId: name.id, actor: seller, price: price.toString(), currency: this.currencies[currency], platform: 'grails' };
     this.log.add({ ...event, type: 'listed', metadata: { listing_id: id, cause: 'placed' }, at: created });

@@ -90,7 +90,7 @@ export class NameSummaries {
   private readonly offers = new Map<number, Offer>();
   private readonly listings = new Map<number, Listing>();
 
-  constructor(count: number, private readonly now: number, private readonly ethValue: EthValue) {
+  constructor(count: number, private readonly now: number, readonly ethValue: EthValue) {
     this.up = new Uint32Array(count + 1);
     this.down = new Uint32Array(count + 1);
   }

@@ -61,7 +61,7 @@ const COLUMNS = {
   ens_names: NAME_COLUMNS,
   registrations: ['id', 'ens_name_id', 'kind', 'actor_address', 'tx_hash', 'log_index', 'block_number', 'block_time', 'duration_seconds', 'cost_wei', 'referrer', 'expiry_date'],
   listings: ['id', 'ens_name_id', 'seller_address', 'price_wei', 'currency_address', 'order_hash', 'order_data', 'status', 'source', 'created_at', 'updated_at',
-    'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'broker_address', 'broker_fee_bps', 'ens_name', 'name_expiry_date'],
+    'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'broker_address', 'broker_fee_bps', 'ens_name', 'name_expiry_date', 'value_wei'],
   offers: ['id', 'ens_name_id', 'buyer_address', 'offer_amount_wei', 'currency_address', 'order_hash', 'order_data', 'status', 'source', 'created_at', 'updated_at',
     'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason'],
   sales: ['id', 'ens_name_id', 'seller_address', 'buyer_address', 'price_wei', 'currency_address', 'order_hash', 'listing_id', 'offer_id', 'tx_hash', 'log_index', 'source', 'sold_at'],
@@ -86,8 +86,9 @@ const REPLACED: Partial<Record<Table, ReplacedTriggers>> = {
     instead: `INSERT INTO club_names (club, label, ens_name_id)
       SELECT DISTINCT c, n.label, n.id FROM ens_names n CROSS JOIN LATERAL unnest(n.clubs) c WHERE n.clubs <> '{}'`,
   },
-  // the listing's name and its expiry (migration 0002, a read of the name per row): the rows carry them
-  listings: { triggers: ['listings_copy_name', 'listings_rollup_ins'] },
+  // the listing's name and its expiry (migration 0002, a read of the name per row) and its value in
+  // ETH (0020, a read of its currency and the latest ETH/USD price per row): the rows carry them
+  listings: { triggers: ['listings_copy_name', 'listings_value_in_eth', 'listings_rollup_ins'] },
   registrations: rollupMarks('registrations'),
   sales: rollupMarks('sales'),
   offers: rollupMarks('offers'),
@@ -204,8 +205,8 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     const pricesLoaded = commit([users, prices]);
     const chainLoaded = commit([regs, views, viewCounts]);
 
-    // Second pass: the market and the votes, once the prices are committed (a trigger values each
-    // listing in ETH at the latest ETH/USD price), collecting what each name's row summarises.
+    // Second pass: the market and the votes, collecting what each name's row summarises; listings
+    // are valued in ETH at the latest of the prices, as their trigger would once they are committed.
     await pricesLoaded;
     const hasher = new OrderHasher(keccak);
     const signer = new OrderSigner(accounts, { chainId: options.chainId ?? 1, seaportAddress: options.seaportAddress ?? MAINNET.seaport }, keccak);
