@@ -6,6 +6,7 @@ import { DAY } from '../lib/time.js';
 import { offsetOf, pageB } from '../lib/pagination.js';
 import { weiString } from '../lib/wei.js';
 import { userViewer } from '../history/index.js';
+import { answersOf, FEED_MS } from './answers.js';
 import { ANY_CLUB } from './club-stats.js';
 import { parseClubFilter, truncate, windowOf, type AnalyticsPeriod, type ClubFilter, type Window } from './periods.js';
 import { PRICE_BANDS } from './rollups.js';
@@ -38,7 +39,18 @@ const OFFER_STATUS_ALIAS: Record<string, string> = { active: 'pending', cancelle
 export class AnalyticsService {
   constructor(private readonly deps: Pick<Deps, 'db' | 'cache' | 'config'>) {}
 
+  /** An answer computed from the rollups and snapshots only: kept until they change (answers.ts). */
   private memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    return answersOf(this.deps.db).get(`analytics:${key}`, compute);
+  }
+
+  /** A page of raw rows (with a rollup total): kept until the rollups change, at most FEED_MS. */
+  private feedMemo<T>(kind: string, p: object, compute: () => Promise<T>): Promise<T> {
+    return answersOf(this.deps.db).get(`analytics:feed:${kind}:${JSON.stringify(p)}`, compute, FEED_MS);
+  }
+
+  /** Short-lived counts of current state (a feed's total by status). */
+  private counted<T>(key: string, compute: () => Promise<T>): Promise<T> {
     return cached(this.deps.cache, `analytics:${key}`, CACHE_SECONDS, compute);
   }
 
@@ -146,6 +158,11 @@ export class AnalyticsService {
   async registrations(p: Omit<FeedParams, 'source' | 'status' | 'sortBy'> & { sortBy: 'date' | 'cost' | 'length' }) {
     const window = windowOf(p.period);
     const clubs = parseClubFilter(p.clubs, 'query.clubs');
+    const key = { period: p.period, end: window.end, clubs, sortBy: p.sortBy, sortOrder: p.sortOrder, page: p.page, limit: p.limit };
+    return this.feedMemo('registrations', key, () => this.computeRegistrations(p, window, clubs));
+  }
+
+  private async computeRegistrations(p: Omit<FeedParams, 'source' | 'status' | 'sortBy'> & { sortBy: 'date' | 'cost' | 'length' }, window: Window, clubs: ClubFilter) {
     const [sums, lengths, figures, rows] = await Promise.all([
       sumRollups(this.deps.db, { kind: 'registration', window, clubs }),
       this.byLength(window, clubs),
@@ -222,24 +239,30 @@ export class AnalyticsService {
     };
   }
 
+  /**
+   * Sales and registrations are written by the chain sync only, so their pages are kept briefly
+   * (feedMemo); listings and offers pages show statuses a user's own action changes, and are not.
+   */
   async salesFeed(p: FeedParams) {
     const q = this.feedQuery(p);
-    const [rows, sums] = await Promise.all([salesFeed(this.deps.db, q), sumRollups(this.deps.db, { kind: 'sale', window: q.window, clubs: q.clubs, source: q.source })]);
-    return {
-      results: rows.map((r) => ({
-        id: r.id, name: r.name, token_id: weiString(r.token_id), sale_price_wei: weiString(r.price_wei), currency_address: r.currency_address,
-        buyer_address: r.buyer_address, seller_address: r.seller_address, sale_date: r.sold_at.toISOString(), source: r.source,
-        transaction_hash: r.tx_hash, clubs: r.clubs,
-      })),
-      pagination: pageB(p.page, p.limit, sums[0].count),
-    };
+    return this.feedMemo('sales', q, async () => {
+      const [rows, sums] = await Promise.all([salesFeed(this.deps.db, q), sumRollups(this.deps.db, { kind: 'sale', window: q.window, clubs: q.clubs, source: q.source })]);
+      return {
+        results: rows.map((r) => ({
+          id: r.id, name: r.name, token_id: weiString(r.token_id), sale_price_wei: weiString(r.price_wei), currency_address: r.currency_address,
+          buyer_address: r.buyer_address, seller_address: r.seller_address, sale_date: r.sold_at.toISOString(), source: r.source,
+          transaction_hash: r.tx_hash, clubs: r.clubs,
+        })),
+        pagination: pageB(p.page, p.limit, sums[0].count),
+      };
+    });
   }
 
   /** Without a status the total is the rollup's; a status is current state, counted (bounded) per request. */
   private async feedTotal(kind: 'listings' | 'offers', q: ReturnType<AnalyticsService['feedQuery']>): Promise<number> {
     if (q.status === undefined) return (await sumRollups(this.deps.db, { kind: kind === 'listings' ? 'listing' : 'offer', window: q.window, clubs: q.clubs, source: q.source }))[0].count;
     const key = `feed-total:${kind}:${q.status}:${q.source ?? ''}:${JSON.stringify(q.clubs)}:${q.window.start?.toISOString() ?? 'all'}`;
-    return this.memo(key, () => countFeed(this.deps.db, kind, q, FEED_COUNT_CAP));
+    return this.counted(key, () => countFeed(this.deps.db, kind, q, FEED_COUNT_CAP));
   }
 
   async listingsFeed(p: FeedParams) {

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { cached } from '../infra/cache.js';
+import { answersOf } from './answers.js';
 import { DAY, HOUR } from '../lib/time.js';
 import { chartWindowOf, echoClubFilter, parseClubFilter, type ChartPeriod } from './periods.js';
 import type { RollupKind } from './rollups.js';
@@ -35,15 +35,12 @@ export interface Chart<P> {
   points: P[];
 }
 
-/** Rollup reads are cheap, but a burst of identical chart requests should cost one. */
-const CACHE_SECONDS = 15;
-
 /**
  * Time series from `market_rollups`: hourly buckets for 1d, daily for longer periods, every bucket
  * present (zero-filled). A chart reads one index range of the rollup table, never the raw rows.
  */
 export class ChartsService {
-  constructor(private readonly deps: Pick<Deps, 'db' | 'cache'>) {}
+  constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
   counts(kind: 'sales' | 'listings' | 'offers', period: ChartPeriod, club: string | undefined): Promise<Chart<CountPoint>> {
     return this.chart(ROLLUP_OF[kind], period, club, ['count', 'grails', 'opensea'], (date, s) => ({ date, total: s?.count ?? 0, grails: s?.grails ?? 0, opensea: s?.opensea ?? 0 }));
@@ -70,7 +67,8 @@ export class ChartsService {
     const filter = parseClubFilter([club], 'query.club');
     const window = chartWindowOf(period);
     const key = `charts:${kind}${variant}:${period}:${window.end.toISOString()}:${JSON.stringify(filter)}`;
-    return cached(this.deps.cache, key, CACHE_SECONDS, async () => {
+    // kept until the rollups change (answers.ts)
+    return answersOf(this.deps.db).get(key, async () => {
       const start = window.start ?? (await firstBucket(this.deps.db, kind)) ?? window.end;
       const sums = await sumRollups(this.deps.db, { kind, window: { ...window, start }, clubs: filter, groupBy: 'bucket', fields });
       const byBucket = new Map(sums.map((s) => [s.key as string, s]));

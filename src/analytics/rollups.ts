@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, Executor } from '../db/client.js';
 import { ZERO_ADDRESS } from '../lib/address.js';
+import { bumpGeneration, generationChanged } from './answers.js';
 
 /**
  * The market rollups (migrations 0010, 0021 and 0024): hourly, daily and monthly sums per kind,
@@ -10,7 +11,8 @@ import { ZERO_ADDRESS } from '../lib/address.js';
  * months from the monthly rows (a fifteenth of the daily ones). A refresh recomputes exactly the
  * hours that triggers marked dirty (rows written, deleted, or whose name changed clubs) from the raw
  * rows, then the days and months containing them from the finer rows, in one transaction: readers
- * see the previous sums until it commits.
+ * see the previous sums until it commits, which also bumps the generation the cached answers
+ * depend on (answers.ts).
  */
 export const ROLLUP_KINDS = ['sale', 'listing', 'offer', 'registration', 'vote', 'view', 'watch'] as const;
 export type RollupKind = (typeof ROLLUP_KINDS)[number];
@@ -215,7 +217,8 @@ export interface RollupRefreshResult {
  * transaction, so a mark written while this runs waits for the next refresh.
  */
 export async function refreshRollups(db: Db, params: RollupParams, options: { full?: boolean } = {}): Promise<RollupRefreshResult> {
-  return db.transaction().execute(async (trx) => {
+  let changed = false;
+  const result = await db.transaction().execute(async (trx) => {
     await sql`SET LOCAL statement_timeout = '30min'`.execute(trx);
     await sql`SET LOCAL jit = off`.execute(trx);
     await sql`SELECT pg_advisory_xact_lock(hashtext(${LOCK_KEY}))`.execute(trx);
@@ -224,12 +227,21 @@ export async function refreshRollups(db: Db, params: RollupParams, options: { fu
     if (options.full === true) {
       await sql`DELETE FROM market_rollups`.execute(trx);
       for (const kind of ROLLUP_KINDS) hours[kind] = await recomputeAll(trx, kind, params);
+      await bumpGeneration(trx);
+      changed = true;
       return { hours, full: true };
     }
     for (const kind of ROLLUP_KINDS) {
       const mine = dirty.rows.filter((r) => r.kind === kind).map((r) => r.hour);
       if (mine.length > 0) hours[kind] = await recompute(trx, kind, mine, params);
     }
+    if (dirty.rows.length > 0) {
+      await bumpGeneration(trx);
+      changed = true;
+    }
     return { hours, full: false };
   });
+  // the cached analytics answers of this process are checked again at once (other processes: within a second)
+  if (changed) generationChanged(db);
+  return result;
 }

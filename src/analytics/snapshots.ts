@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../db/client.js';
 import { HOUR } from '../lib/time.js';
+import { bumpGeneration, generationChanged } from './answers.js';
 import { ANALYTICS_PERIODS, windowOf, type AnalyticsPeriod } from './periods.js';
 
 /**
@@ -88,7 +89,9 @@ export async function refreshSnapshots(db: Db, options: { force?: boolean; now?:
       await store(trx, period, await periodFigures(trx, period, now));
       written.push(period);
     }
+    await bumpGeneration(trx);
   });
+  generationChanged(db);
   return written;
 }
 

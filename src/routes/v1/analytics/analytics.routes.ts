@@ -9,7 +9,11 @@ import {
 } from '../../../contracts/analytics.js';
 
 const FROM_ROLLUPS = 'Sums come from the hourly and daily market rollups (refreshed every minute by `analytics.rollups`), never from the raw rows.';
+/** How fresh an answer is: the service keeps it, not the client (the headers stay `Cache-Control: no-store`). */
+const KEPT = 'The service keeps each computed answer until the rollups or snapshots change: the answer is the one a fresh computation ' +
+  'gives, at most a second after a refresh committed (at once in the process that ran it), with one worker or several, with or without Redis.';
 const FEED = 'One page of the raw rows in index order; `total` is the rollup count of the period (without a status filter) or a bounded count.';
+const KEPT_FEED = `${KEPT} Pages of sales and registrations (written by the chain sync only) are kept at most 2 s on top of that.`;
 const clubsOf = (q: { 'clubs[]'?: string[]; clubs?: string[] }) => [...(q['clubs[]'] ?? []), ...(q.clubs ?? [])];
 
 export const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -17,7 +21,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['analytics'];
 
   app.get('/analytics/market', {
-    schema: { tags, summary: 'Market overview of a period', description: FROM_ROLLUPS, querystring: PeriodQuery, response: { 200: MarketResponse, ...errors('VALIDATION_ERROR') } },
+    schema: { tags, summary: 'Market overview of a period', description: `${FROM_ROLLUPS} ${KEPT}`, querystring: PeriodQuery, response: { 200: MarketResponse, ...errors('VALIDATION_ERROR') } },
   }, async (request) => ok(await analytics.market(request.query.period)));
 
   app.get('/analytics/clubs/:club', {
@@ -28,26 +32,26 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => ok(await analytics.club(request.params.club, request.query.period)));
 
   app.get('/analytics/price-trends', {
-    schema: { tags, summary: 'Daily sales count and prices (ETH and WETH)', description: FROM_ROLLUPS, querystring: PeriodQuery, response: { 200: PriceTrendsResponse, ...errors('VALIDATION_ERROR') } },
+    schema: { tags, summary: 'Daily sales count and prices (ETH and WETH)', description: `${FROM_ROLLUPS} ${KEPT}`, querystring: PeriodQuery, response: { 200: PriceTrendsResponse, ...errors('VALIDATION_ERROR') } },
   }, async (request) => ok(await analytics.priceTrends(request.query.period)));
 
   app.get('/analytics/volume', {
-    schema: { tags, summary: 'Sales by price band (ETH and WETH)', description: FROM_ROLLUPS, querystring: PeriodQuery, response: { 200: VolumeResponse, ...errors('VALIDATION_ERROR') } },
+    schema: { tags, summary: 'Sales by price band (ETH and WETH)', description: `${FROM_ROLLUPS} ${KEPT}`, querystring: PeriodQuery, response: { 200: VolumeResponse, ...errors('VALIDATION_ERROR') } },
   }, async (request) => ok(await analytics.volume(request.query.period)));
 
   app.get('/analytics/registrations', {
     schema: {
-      tags, summary: 'Registrations of a period: summary, by label length, and a page of them', description: `${FROM_ROLLUPS} ${FEED}`,
+      tags, summary: 'Registrations of a period: summary, by label length, and a page of them', description: `${FROM_ROLLUPS} ${FEED} ${KEPT_FEED}`,
       querystring: RegistrationsQuery, response: { 200: RegistrationsResponse, ...errors('VALIDATION_ERROR') },
     },
   }, async (request) => ok(await analytics.registrations({ ...request.query, clubs: clubsOf(request.query) })));
 
   app.get('/analytics/registrations/by-length', {
-    schema: { tags, summary: 'Registration cost by label length', description: FROM_ROLLUPS, querystring: PeriodQuery, response: { 200: ByLengthResponse, ...errors('VALIDATION_ERROR') } },
+    schema: { tags, summary: 'Registration cost by label length', description: `${FROM_ROLLUPS} ${KEPT}`, querystring: PeriodQuery, response: { 200: ByLengthResponse, ...errors('VALIDATION_ERROR') } },
   }, async (request) => ok(await analytics.registrationsByLength(request.query.period)));
 
   app.get('/analytics/sales', {
-    schema: { tags, summary: 'Sales of a period', description: FEED, querystring: SalesFeedQuery, response: { 200: SalesFeedResponse, ...errors('VALIDATION_ERROR') } },
+    schema: { tags, summary: 'Sales of a period', description: `${FEED} ${KEPT_FEED}`, querystring: SalesFeedQuery, response: { 200: SalesFeedResponse, ...errors('VALIDATION_ERROR') } },
   }, async (request) => ok(await analytics.salesFeed({ ...request.query, clubs: clubsOf(request.query) })));
 
   app.get('/analytics/listings', {

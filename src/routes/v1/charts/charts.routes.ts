@@ -4,7 +4,9 @@ import { ok } from '../../../lib/envelope.js';
 import { errors } from '../../../contracts/common.js';
 import { ChartQuery, CountChartResponse, RegistrationChartResponse, VolumeChartResponse } from '../../../contracts/charts.js';
 
-const HOW = 'Buckets come from the market rollups (refreshed every minute), zero-filled.';
+const HOW = 'Buckets come from the market rollups (refreshed every minute), zero-filled. The service keeps each computed chart until the ' +
+  'rollups change: the answer is the one a fresh computation gives, at most a second after a refresh committed (at once in the process ' +
+  'that ran it), with one worker or several, with or without Redis; the headers stay those of an uncached route (`Cache-Control: no-store`).';
 
 export const chartsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const charts = new ChartsService(app.deps);
