@@ -49,17 +49,25 @@ export interface ResultRow {
  * primary key and its listings aggregated from the active-listing index, in one statement
  * (amounts as text: JSON numbers lose digits). An id without a name gives no row.
  */
-async function resultRowsFrom(db: Executor, source: RawBuilder<unknown>): Promise<ResultRow[]> {
-  const { rows } = await sql<ResultRow>`SELECT n.id, n.name, n.token_id, n.owner_address, n.expiry_date, n.registration_date, n.clubs, n.has_emoji,
+async function resultRowsFrom<R extends ResultRow = ResultRow>(db: Executor, source: RawBuilder<unknown>, extra: RawBuilder<unknown> = sql``): Promise<R[]> {
+  const { rows } = await sql<R>`SELECT n.id, n.name, n.token_id, n.owner_address, n.expiry_date, n.registration_date, n.clubs, n.has_emoji,
       n.label ~ '[0-9]' AS has_numbers, n.last_sale_date, n.last_sale_price_wei, n.last_sale_currency, n.highest_offer_wei, n.highest_offer_currency,
       n.highest_offer_id, n.upvotes, n.downvotes, n.net_score, n.watchers_count,
       (SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
         'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data, 'expires_at', l.expires_at, 'source', l.source,
         'broker_address', l.broker_address, 'broker_fee_bps', l.broker_fee_bps) ORDER BY l.created_at DESC, l.id DESC)
-        FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())) AS listings
+        FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())) AS listings${extra}
     FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
   return rows;
 }
+
+/**
+ * Result rows of the ids `source` yields as `p(id, ord, …)` with `extra` columns beside them
+ * (`, p.total AS trend_total`: figures the page was ranked by), in one statement. An extra column
+ * must not take the name of a result row's column (it would replace it).
+ */
+export const resultRowsWith = <E extends object>(db: Executor, source: RawBuilder<unknown>, extra: RawBuilder<unknown>): Promise<(ResultRow & E)[]> =>
+  resultRowsFrom<ResultRow & E>(db, source, extra);
 
 /** Reads a page of global search as result rows: the page's ids and their rows are one statement. */
 export const resultRows: PageReader<ResultRow> = (db, page) => resultRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`);

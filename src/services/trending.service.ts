@@ -1,8 +1,8 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { SearchResult } from '../contracts/search-result.js';
-import { loadSearchResults } from '../search/results.js';
-import { COMPOSITE_WEIGHTS, topTrending, trendPeriodStart, type TrendMetric, type TrendPeriodHours } from '../trends/index.js';
-import { sql } from 'kysely';
+import { resultRowsWith, searchResultsOf, type ResultRow } from '../search/results.js';
+import { COMPOSITE_WEIGHTS, topTrendingSource, trendPeriodStart, type TrendMetric, type TrendPeriodHours } from '../trends/index.js';
 
 export type TrendingPeriod = '24h' | '7d';
 
@@ -29,105 +29,109 @@ export type TrendingName = SearchResult & { trending_metrics: TrendingMetrics };
  * period_votes = period_upvotes + period_downvotes. Order: period_votes desc, period_upvotes
  * desc, name id asc. Names without a counted vote in the period are left out.
  *
- * Cost: the top of one index of trend_totals, then the page's names.
+ * Cost: one statement per page (with a viewer, two more for the viewer's votes and watches): the
+ * top of one index of trend_totals joined to the names, their active listings and the kind's
+ * figures of those names.
  */
+/**
+ * `eth_value_wei(amount, currency)` (migration 0007) of a row joined to its `currencies` row `c`,
+ * with the function's ETH-pegged branch written out: a call runs the function's query (about 20 µs
+ * a row), which only rows in a USD-pegged currency still pay. The same value to the wei.
+ */
+const ethValue = (amount: RawBuilder<unknown>, currency: RawBuilder<unknown>) =>
+  sql`CASE c.peg WHEN 'eth' THEN ${amount} * power(10::numeric, 18 - c.decimals) ELSE eth_value_wei(${amount}, ${currency}) END`;
+
 export class TrendingService {
   constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
-  async votes(period: TrendingPeriod, limit: number, viewerId: number | undefined): Promise<{ names: TrendingName[]; meta: { period: TrendingPeriod; type: 'votes'; limit: number } }> {
+  /**
+   * The top of a counter as search results beside their rows: the ranked ids, their names and
+   * listings and the columns `extra` adds (of `p`, the ranking: `p.total`, `p.positive`; or of
+   * per-name figures `join`ed to it) in one statement.
+   */
+  private async ranked<E extends object>(
+    metric: TrendMetric, period: TrendingPeriod, limit: number, viewerId: number | undefined,
+    figures: { join?: RawBuilder<unknown>; extra: RawBuilder<unknown> },
+  ): Promise<{ row: ResultRow & E; result: SearchResult }[]> {
     const { db } = this.deps;
-    const top = await topTrending(db, 'votes', PERIOD_HOURS[period], limit);
-    const ranked = top.map((t) => ({ id: t.ens_name_id, up: t.positive, down: t.total - t.positive }));
-
-    const results = await loadSearchResults(db, ranked.map((r) => r.id), viewerId);
-    const metricsById = new Map(ranked.map((r) => [r.id, r]));
-    const names = results.map((result): TrendingName => {
-      const m = metricsById.get(result.id);
-      const up = m?.up ?? 0;
-      const down = m?.down ?? 0;
-      return {
-        ...result,
-        trending_metrics: { period, period_upvotes: up, period_downvotes: down, period_votes: up + down, net_score_total: result.net_score },
-      };
-    });
-    return { names, meta: { period, type: 'votes', limit } };
+    const top = await topTrendingSource(db, metric, PERIOD_HOURS[period], limit);
+    const rows = await resultRowsWith<E>(db, figures.join === undefined ? top : sql`${top} ${figures.join}`, figures.extra);
+    const results = await searchResultsOf(db, rows, viewerId);
+    return results.map((result, i) => ({ row: rows[i], result }));
   }
 
-  /** Names ranked by a counter, as search results with the metrics `metricsOf` gives for the ranked ids. */
-  private async ranked<M>(
-    metric: TrendMetric, period: TrendingPeriod, limit: number, viewerId: number | undefined,
-    metricsOf: (top: Map<number, { total: number; positive: number }>, since: Date) => Promise<Map<number, M>>,
-  ): Promise<(SearchResult & { trending_metrics: M })[]> {
-    const { db } = this.deps;
-    const top = await topTrending(db, metric, PERIOD_HOURS[period], limit);
-    const byId = new Map(top.map((t) => [t.ens_name_id, t]));
-    const [results, metrics] = await Promise.all([
-      loadSearchResults(db, top.map((t) => t.ens_name_id), viewerId),
-      metricsOf(byId, trendPeriodStart(PERIOD_HOURS[period])),
-    ]);
-    return results.flatMap((r) => {
-      const m = metrics.get(r.id);
-      return m === undefined ? [] : [{ ...r, trending_metrics: m }];
-    });
+  async votes(period: TrendingPeriod, limit: number, viewerId: number | undefined): Promise<{ names: TrendingName[]; meta: { period: TrendingPeriod; type: 'votes'; limit: number } }> {
+    const ranked = await this.ranked<{ trend_total: number; trend_positive: number }>('votes', period, limit, viewerId,
+      { extra: sql`, p.total AS trend_total, p.positive AS trend_positive` });
+    const names = ranked.map(({ row: r, result }): TrendingName => Object.assign(result, {
+      trending_metrics: { period, period_upvotes: r.trend_positive, period_downvotes: r.trend_total - r.trend_positive, period_votes: r.trend_total, net_score_total: r.net_score },
+    }));
+    return { names, meta: { period, type: 'votes', limit } };
   }
 
   /**
    * Names ranked by page views in the period (one per viewer and UTC day, counted when the view
-   * buffer is flushed). unique_viewers: distinct viewers on the UTC days the period touches.
+   * buffer is flushed). unique_viewers: distinct viewers on the UTC days the period touches (a
+   * hashed DISTINCT: count(DISTINCT) sorts a top name's thousands of viewers, about twice the time).
    */
   async views(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
-    const names = await this.ranked('views', period, limit, viewerId, async (top, since) => {
-      const ids = [...top.keys()];
-      const rows = ids.length === 0 ? [] : (await sql<{ id: number; unique_viewers: number; total_views: number }>`
-        SELECT n.id, (SELECT count(DISTINCT viewer)::int FROM name_views_daily d WHERE d.ens_name_id = n.id AND d.day >= ${since}::date) AS unique_viewers,
-          coalesce((SELECT views FROM name_view_counts c WHERE c.ens_name_id = n.id), 0)::int AS total_views
-        FROM unnest(${ids}::bigint[]) AS n(id)`.execute(this.deps.db)).rows;
-      return new Map(rows.map((r) => [r.id, { period, period_views: top.get(r.id)!.total, unique_viewers: r.unique_viewers, total_views: r.total_views }]));
+    const since = trendPeriodStart(PERIOD_HOURS[period]);
+    const ranked = await this.ranked<{ trend_total: number; unique_viewers: number; total_views: number }>('views', period, limit, viewerId, {
+      extra: sql`, p.total AS trend_total,
+        (SELECT count(*)::int FROM (SELECT DISTINCT viewer FROM name_views_daily d WHERE d.ens_name_id = p.id AND d.day >= ${since}::date) v) AS unique_viewers,
+        coalesce((SELECT views FROM name_view_counts c WHERE c.ens_name_id = p.id), 0)::int AS total_views`,
     });
+    const names = ranked.map(({ row: r, result }) => Object.assign(result, {
+      trending_metrics: { period, period_views: r.trend_total, unique_viewers: r.unique_viewers, total_views: r.total_views },
+    }));
     return { names, meta: { period, type: 'views' as const, limit } };
   }
 
   /** Names ranked by sales in the period; the prices are valued in wei of ETH. */
   async sales(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
-    const names = await this.ranked('sales', period, limit, viewerId, async (top, since) => {
-      const ids = [...top.keys()];
-      const rows = ids.length === 0 ? [] : (await sql<{ id: number; volume: string | null; avg: string | null; max: string | null; min: string | null }>`
-        SELECT ens_name_id AS id, sum(v)::text AS volume, trunc(avg(v))::text AS avg, max(v)::text AS max, min(v)::text AS min
-        FROM (SELECT ens_name_id, trunc(eth_value_wei(price_wei, currency_address)) AS v FROM sales WHERE ens_name_id = ANY(${ids}::bigint[]) AND sold_at >= ${since}) s
-        GROUP BY ens_name_id`.execute(this.deps.db)).rows;
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return new Map(ids.map((id) => {
-        const r = byId.get(id);
-        return [id, { period, period_sales: top.get(id)!.total, period_volume: r?.volume ?? '0', avg_price: r?.avg ?? '0', max_price: r?.max ?? '0', min_price: r?.min ?? '0' }];
-      }));
+    const since = trendPeriodStart(PERIOD_HOURS[period]);
+    type Figures = { trend_total: number; sales_volume: string | null; sales_avg: string | null; sales_max: string | null; sales_min: string | null };
+    const ranked = await this.ranked<Figures>('sales', period, limit, viewerId, {
+      join: sql`LEFT JOIN LATERAL (
+        SELECT sum(v)::text AS volume, trunc(avg(v))::text AS avg, max(v)::text AS max, min(v)::text AS min
+        FROM (SELECT trunc(${ethValue(sql`s.price_wei`, sql`s.currency_address`)}) AS v
+          FROM sales s LEFT JOIN currencies c ON c.address = s.currency_address WHERE s.ens_name_id = p.id AND s.sold_at >= ${since}) s
+      ) m ON true`,
+      extra: sql`, p.total AS trend_total, m.volume AS sales_volume, m.avg AS sales_avg, m.max AS sales_max, m.min AS sales_min`,
     });
+    const names = ranked.map(({ row: r, result }) => Object.assign(result, {
+      trending_metrics: {
+        period, period_sales: r.trend_total, period_volume: r.sales_volume ?? '0', avg_price: r.sales_avg ?? '0', max_price: r.sales_max ?? '0', min_price: r.sales_min ?? '0',
+      },
+    }));
     return { names, meta: { period, type: 'sales' as const, limit } };
   }
 
   /** Names ranked by offers made in the period; amounts valued in wei of ETH. */
   async offers(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
-    const names = await this.ranked('offers', period, limit, viewerId, async (top, since) => {
-      const ids = [...top.keys()];
-      const rows = ids.length === 0 ? [] : (await sql<{ id: number; highest: string | null; avg: string | null; bidders: number }>`
-        SELECT ens_name_id AS id, max(v)::text AS highest, trunc(avg(v))::text AS avg, count(DISTINCT buyer_address)::int AS bidders
-        FROM (SELECT ens_name_id, buyer_address, trunc(eth_value_wei(offer_amount_wei, currency_address)) AS v FROM offers WHERE ens_name_id = ANY(${ids}::bigint[]) AND created_at >= ${since}) o
-        GROUP BY ens_name_id`.execute(this.deps.db)).rows;
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return new Map(ids.map((id) => {
-        const r = byId.get(id);
-        return [id, { period, period_offers: top.get(id)!.total, highest_offer: r?.highest ?? '0', avg_offer: r?.avg ?? '0', unique_bidders: r?.bidders ?? 0 }];
-      }));
+    const since = trendPeriodStart(PERIOD_HOURS[period]);
+    type Figures = { trend_total: number; offers_highest: string | null; offers_avg: string | null; offers_bidders: number };
+    const ranked = await this.ranked<Figures>('offers', period, limit, viewerId, {
+      join: sql`LEFT JOIN LATERAL (
+        SELECT max(v)::text AS highest, trunc(avg(v))::text AS avg, count(DISTINCT buyer_address)::int AS bidders
+        FROM (SELECT o.buyer_address, trunc(${ethValue(sql`o.offer_amount_wei`, sql`o.currency_address`)}) AS v
+          FROM offers o LEFT JOIN currencies c ON c.address = o.currency_address WHERE o.ens_name_id = p.id AND o.created_at >= ${since}) o
+      ) m ON true`,
+      extra: sql`, p.total AS trend_total, m.highest AS offers_highest, m.avg AS offers_avg, m.bidders AS offers_bidders`,
     });
+    const names = ranked.map(({ row: r, result }) => Object.assign(result, {
+      trending_metrics: { period, period_offers: r.trend_total, highest_offer: r.offers_highest ?? '0', avg_offer: r.offers_avg ?? '0', unique_bidders: r.offers_bidders },
+    }));
     return { names, meta: { period, type: 'offers' as const, limit } };
   }
 
   /** Names ranked by watchlist entries added in the period (and still held); total_watchers from the name row. */
   async watchlist(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
-    const names = await this.ranked('watchlist', period, limit, viewerId, async (top) => new Map([...top].map(([id, t]) => [id, { period, period_additions: t.total, total_watchers: 0 }])));
-    return {
-      names: names.map((n) => ({ ...n, trending_metrics: { ...n.trending_metrics, total_watchers: n.watchers_count } })),
-      meta: { period, type: 'watchlist' as const, limit },
-    };
+    const ranked = await this.ranked<{ trend_total: number }>('watchlist', period, limit, viewerId, { extra: sql`, p.total AS trend_total` });
+    const names = ranked.map(({ row: r, result }) => Object.assign(result, {
+      trending_metrics: { period, period_additions: r.trend_total, total_watchers: r.watchers_count },
+    }));
+    return { names, meta: { period, type: 'watchlist' as const, limit } };
   }
 
   /**
@@ -136,25 +140,28 @@ export class TrendingService {
    */
   async composite(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
     const hours = PERIOD_HOURS[period];
-    const names = await this.ranked('composite', period, limit, viewerId, async (top) => {
-      const ids = [...top.keys()];
-      const rows = ids.length === 0 ? [] : await this.deps.db
-        .selectFrom('trend_totals')
-        .select(['ens_name_id', 'metric', 'total', 'positive'])
-        .where('metric', 'in', ['views', 'votes', 'offers', 'listings', 'sales', 'watchlist'])
-        .where('period_hours', '=', hours)
-        .where('ens_name_id', 'in', ids)
-        .execute();
-      const of = (id: number, metric: string) => rows.find((r) => r.ens_name_id === id && r.metric === metric);
-      return new Map(ids.map((id) => [id, {
-        period,
-        trending_score: top.get(id)!.total,
-        breakdown: {
-          views: of(id, 'views')?.total ?? 0, watchlist_adds: of(id, 'watchlist')?.total ?? 0, votes: of(id, 'votes')?.total ?? 0, upvotes: of(id, 'votes')?.positive ?? 0,
-          offers: of(id, 'offers')?.total ?? 0, listings: of(id, 'listings')?.total ?? 0, sales: of(id, 'sales')?.total ?? 0,
-        },
-      }]));
+    // named apart from the result row's own columns (its upvotes, listings)
+    type Figures = { trend_total: number; b_views: number; b_watchlist_adds: number; b_votes: number; b_upvotes: number; b_offers: number; b_listings: number; b_sales: number };
+    const sum = (metric: string, column = sql`total`) => sql`coalesce(sum(${column}) FILTER (WHERE x.metric = ${metric}), 0)::int`;
+    const ranked = await this.ranked<Figures>('composite', period, limit, viewerId, {
+      join: sql`LEFT JOIN LATERAL (
+        SELECT ${sum('views')} AS views, ${sum('watchlist')} AS watchlist_adds, ${sum('votes')} AS votes, ${sum('votes', sql`positive`)} AS upvotes,
+          ${sum('offers')} AS offers, ${sum('listings')} AS listings, ${sum('sales')} AS sales
+        FROM trend_totals x
+        WHERE x.metric IN ('views', 'votes', 'offers', 'listings', 'sales', 'watchlist') AND x.period_hours = ${hours} AND x.ens_name_id = p.id
+      ) m ON true`,
+      extra: sql`, p.total AS trend_total, m.views AS b_views, m.watchlist_adds AS b_watchlist_adds, m.votes AS b_votes, m.upvotes AS b_upvotes,
+        m.offers AS b_offers, m.listings AS b_listings, m.sales AS b_sales`,
     });
+    const names = ranked.map(({ row: r, result }) => Object.assign(result, {
+      trending_metrics: {
+        period,
+        trending_score: r.trend_total,
+        breakdown: {
+          views: r.b_views, watchlist_adds: r.b_watchlist_adds, votes: r.b_votes, upvotes: r.b_upvotes, offers: r.b_offers, listings: r.b_listings, sales: r.b_sales,
+        },
+      },
+    }));
     return { names, meta: { period, type: 'composite' as const, limit, score_weights: { ...COMPOSITE_WEIGHTS } } };
   }
 }

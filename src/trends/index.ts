@@ -7,6 +7,7 @@ export {
   rebuildTrends,
   rollTrendWindows,
   topTrending,
+  topTrendingSource,
   trendPeriodStart,
   TREND_PERIOD_HOURS,
   type TrendBump,

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { Database } from '../db/schema.js';
 import { HOUR } from '../lib/time.js';
@@ -147,28 +147,37 @@ export async function rollTrendWindows(db: Db, now = new Date()): Promise<boolea
 /** Rolled this UTC hour, per database: a read rolls at most once an hour without asking. */
 const rolledHour = new WeakMap<Db, number>();
 
+/** Rolls the windows first when the hour changed, so the figures never depend on the job schedule. */
+async function rollIfDue(db: Db): Promise<void> {
+  const hour = hourOf(new Date()).getTime();
+  if (rolledHour.get(db) === hour) return;
+  await rollTrendWindows(db);
+  rolledHour.set(db, hour);
+}
+
+/** The ranking: by total, then positive (both descending), then name id; from trend_totals_rank_idx. */
+const topOf = (metric: TrendMetric, periodHours: TrendPeriodHours, limit: number) => sql`
+  SELECT ens_name_id, total, positive FROM trend_totals
+  WHERE metric = ${metric} AND period_hours = ${periodHours} AND total > 0
+  ORDER BY total DESC, positive DESC, ens_name_id ASC LIMIT ${limit}`;
+
 /**
  * The top names of a metric over a period: by total, then positive (both descending), then name
- * id; names with a total of 0 are left out. Rolls the windows first when the hour changed, so
- * the figures never depend on the job schedule.
+ * id; names with a total of 0 are left out.
  */
 export async function topTrending(db: Db, metric: TrendMetric, periodHours: TrendPeriodHours, limit: number): Promise<TrendEntry[]> {
-  const hour = hourOf(new Date()).getTime();
-  if (rolledHour.get(db) !== hour) {
-    await rollTrendWindows(db);
-    rolledHour.set(db, hour);
-  }
-  return db
-    .selectFrom('trend_totals')
-    .select(['ens_name_id', 'total', 'positive'])
-    .where('metric', '=', metric)
-    .where('period_hours', '=', periodHours)
-    .where('total', '>', 0)
-    .orderBy('total', 'desc')
-    .orderBy('positive', 'desc')
-    .orderBy('ens_name_id', 'asc')
-    .limit(limit)
-    .execute();
+  await rollIfDue(db);
+  return (await sql<TrendEntry>`${topOf(metric, periodHours, limit)}`.execute(db)).rows;
+}
+
+/**
+ * The same top as a subquery `p(id, ord, total, positive)` (`ord`: the rank, from 1) for a
+ * statement that reads the ranked names with it.
+ */
+export async function topTrendingSource(db: Db, metric: TrendMetric, periodHours: TrendPeriodHours, limit: number): Promise<RawBuilder<unknown>> {
+  await rollIfDue(db);
+  return sql`(SELECT ens_name_id AS id, row_number() OVER (ORDER BY total DESC, positive DESC, ens_name_id) AS ord, total, positive
+    FROM (${topOf(metric, periodHours, limit)}) t) p`;
 }
 
 /**
