@@ -72,3 +72,12 @@ export function ethToWei(eth: number): bigint {
 export function ethToUsdc(eth: number, ms: number): bigint {
   return BigInt(Math.max(1, Math.round(eth * ethUsdAt(ms)))) * 1_000_000n;
 }
+
+export interface Currencies { eth: string; weth: string; usdc: string }
+
+export type Currency = keyof Currencies;
+
+/** An amount in the currency's smallest unit: wei for ETH and WETH, micro-dollars for USDC. */
+export function priceOf(eth: number, currency: Currency, at: number): bigint {
+  return currency === 'usdc' ? ethToUsdc(eth, at) : ethToWei(eth);
+}

@@ -3,7 +3,7 @@ import { buildListingOrder, buildOfferOrder, type Contracts, type Fee } from '..
 import { amountText } from '../orders/index.js';
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
 import type { ActivityLog } from './activity.js';
-import { blockAt, ethToUsdc, ethToWei } from './chain.js';
+import { blockAt, priceOf, type Currencies, type Currency } from './chain.js';
 import type { CopyWriter } from './copy.js';
 import type { DemoName, DemoSale } from './model.js';
 import type { NameSummaries } from './names.js';
@@ -11,7 +11,6 @@ import type { OrderHasher, OrderSigner } from './orders.js';
 import type { Rng } from './random.js';
 import { iso } from './iso.js';
 
-export interface Currencies { eth: string; weth: string; usdc: string }
 
 export interface MarketWriters {
   listings: CopyWriter;
@@ -20,7 +19,6 @@ export interface MarketWriters {
   notifications: CopyWriter;
 }
 
-export type Currency = keyof Currencies;
 type Kind = 'listing_sold' | 'listing_expired' | 'offer_received' | 'offer_accepted' | 'offer_rejected' | 'offer_expired';
 
 const sec = (ms: number) => Math.floor(ms / 1000);
@@ -45,10 +43,6 @@ const OFFER_ENDS: Partial<Record<string, { type: string; cause: string }>> = {
   unfunded: { type: 'offer_unfunded', cause: 'funds' },
 };
 
-/** An amount in the currency's smallest unit: wei for ETH and WETH, micro-dollars for USDC. */
-export function priceOf(eth: number, currency: Currency, at: number): bigint {
-  return currency === 'usdc' ? ethToUsdc(eth, at) : ethToWei(eth);
-}
 
 /**
  * Listings, offers, sales and the demo accounts' notifications of each name, as signed Seaport

@@ -2,12 +2,11 @@ import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
 import { builtInClubsOf } from '../lib/clubs.js';
 import { DAY } from '../lib/time.js';
-import { ethUsdOnDay } from './chain.js';
+import { ethUsdOnDay, priceOf, type Currencies } from './chain.js';
 import { textArray, type CopyWriter } from './copy.js';
 import { iso } from './iso.js';
 import { hashLabel } from './labels.js';
 import type { Keccak } from './keccak.js';
-import { priceOf, type Currencies } from './market.js';
 import type { DemoName } from './model.js';
 
 /** The summary columns of a name row (after the columns `writeName` always writes). */
