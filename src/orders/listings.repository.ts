@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../db/client.js';
 import type { ListingStatus } from '../db/schema.js';
-import { countOfParts, pageOfParts } from './status-parts.js';
+import { countOfParts, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
 
 /** A listing joined with its name, as the API shows it (status already accounts for the end time). */
 export interface ListingRow {
@@ -66,11 +66,6 @@ export function statusParts(status: ListingStatus): RawBuilder<SqlBool>[] {
   }
 }
 
-/** Which parts of `statusParts` match few rows: live orders past their end, until the sweep writes them expired. */
-function sparseParts(status: ListingStatus): boolean[] {
-  return status === 'expired' ? [false, true, true] : [false];
-}
-
 function filtered(db: Executor, f: ListingFilters, part: RawBuilder<SqlBool>) {
   return db
     .selectFrom('listings as l')
@@ -102,13 +97,9 @@ export async function listListings(db: Executor, f: ListingFilters, sort: Listin
   const column = { price: 'l.value_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
   const dense = (part: RawBuilder<SqlBool>) =>
     filtered(db, f, part).select(['l.id', sql.ref(column[sort]).as('k')]).orderBy(column[sort], order).orderBy('l.id', order);
-  // few rows: their ids by the part's own index, then each one's key by primary key, sorted
   const few = (part: RawBuilder<SqlBool>) =>
-    db.selectFrom(filtered(db, f, part).select('l.id').offset(0).as('s'))
-      .select((eb) => ['s.id', eb.selectFrom('listings as x').select(sql.ref(column[sort].replace('l.', 'x.')).as('v')).whereRef('x.id', '=', 's.id').as('k')])
-      .orderBy('k', order).orderBy('s.id', order) as unknown as ReturnType<typeof dense>;
-  const sparse = sparseParts(f.status);
-  const parts = statusParts(f.status).map((part, i) => (sparse[i] ? few(part) : dense(part)));
+    fewRowsPart(db, filtered(db, f, part).select('l.id'), 'listings', column[sort].slice(2), order) as unknown as ReturnType<typeof dense>;
+  const parts = statusParts(f.status).map((part, i) => (isPastEndPart(f.status, i) ? few(part) : dense(part)));
   const page = pageOfParts(db, parts, order, limit, offset).as('pg');
   const rows = await withName(db).innerJoin(page, 'pg.id', 'l.id')
     .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../db/client.js';
 import type { OfferStatus } from '../db/schema.js';
-import { countOfParts, pageOfParts } from './status-parts.js';
+import { countOfParts, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
 
 /** An offer joined with its name, as the API shows it (status already accounts for the end time). */
 export interface OfferRow {
@@ -91,12 +91,9 @@ export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort,
   const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
   const dense = (part: RawBuilder<SqlBool> | undefined) =>
     filtered(db, f, part).select(['o.id', sql.ref(column).as('k')]).orderBy(column, order).orderBy('o.id', order);
-  // orders still live past their end are few (see listListings): read by their own filter, then sorted
   const few = (part: RawBuilder<SqlBool> | undefined) =>
-    db.selectFrom(filtered(db, f, part).select('o.id').offset(0).as('s'))
-      .select((eb) => ['s.id', eb.selectFrom('offers as x').select(sql.ref(column.replace('o.', 'x.')).as('v')).whereRef('x.id', '=', 's.id').as('k')])
-      .orderBy('k', order).orderBy('s.id', order) as unknown as ReturnType<typeof dense>;
-  const parts = statusParts(f.status).map((part, i) => (f.status === 'expired' && i > 0 ? few(part) : dense(part)));
+    fewRowsPart(db, filtered(db, f, part).select('o.id'), 'offers', column.slice(2), order) as unknown as ReturnType<typeof dense>;
+  const parts = statusParts(f.status).map((part, i) => (isPastEndPart(f.status, i) ? few(part) : dense(part)));
   const page = pageOfParts(db, parts, order, limit, offset).as('pg');
   const rows = await db
     .selectFrom('offers as o')

@@ -30,6 +30,26 @@ export function pageOfParts<DB, TB extends keyof DB>(
     .offset(offset) as unknown as SelectQueryBuilder<DB, TB, { id: number; k: unknown }>;
 }
 
+/**
+ * Whether part `i` of a status is one of the few-row parts: `expired` is written-expired (part 0)
+ * and live orders past their end time (the others), which the sweep writes expired within minutes.
+ */
+export function isPastEndPart(status: string | undefined, i: number): boolean {
+  return status === 'expired' && i > 0;
+}
+
+/**
+ * A few-row part as `{id, k}`, sorted: its ids by the part's own filter (OFFSET 0 keeps the
+ * subquery planned alone, so by its own index range; the planner takes live orders past their end
+ * for many and would walk every live order in the sort index), then each one's sort key `key`
+ * (a column of `table`) by primary key.
+ */
+export function fewRowsPart<DB, TB extends keyof DB>(db: Executor, ids: SelectQueryBuilder<DB, TB, { id: number }>, table: 'listings' | 'offers', key: string, order: 'asc' | 'desc') {
+  return db.selectFrom(ids.offset(0).as('s'))
+    .select(['s.id', sql<unknown>`(SELECT ${sql.ref(`x.${key}`)} FROM ${sql.table(table)} AS x WHERE x.id = s.id)`.as('k')])
+    .orderBy('k', order).orderBy('s.id', order);
+}
+
 /** How many rows the parts match, counting at most `cap` (+1 tells "more than cap") per part. */
 export async function countOfParts<DB, TB extends keyof DB>(db: Executor, parts: SelectQueryBuilder<DB, TB, object>[], cap?: number): Promise<number> {
   let total = 0;
