@@ -12,6 +12,7 @@ import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { responseCachePlugin } from './plugins/response-cache.js';
 import { routeContractPlugin } from './plugins/route-contract.js';
+import { lazySchemaCompilers } from './plugins/schema-compilers.js';
 import { isUint256 } from './lib/wei.js';
 import { strictQueryPlugin } from './plugins/strict-query.js';
 import { healthRoutes } from './routes/health.routes.js';
@@ -28,6 +29,7 @@ export type App = FastifyInstance;
 /** Builds the HTTP app on a ready container. The caller listens (server.ts) or injects (tests). */
 export async function buildApp(container: Container): Promise<App> {
   const { config } = container;
+  const compilers = lazySchemaCompilers();
   const app = Fastify({
     loggerInstance: container.logger as FastifyBaseLogger,
     trustProxy: config.trustProxy,
@@ -40,12 +42,14 @@ export async function buildApp(container: Container): Promise<App> {
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false, formats: { uint256: isUint256 } } },
     // responses are not validated; the serializer's own validator only needs to know the format exists
     serializerOpts: { ajv: { formats: { uint256: true } } },
+    schemaController: { compilersFactory: compilers.compilersFactory },
     frameworkErrors,
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500, querystringParser: parseQueryString },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', container);
+  app.decorate('compileSchemas', compilers.compileAll);
 
   await app.register(errorsPlugin);
   await app.register(routeContractPlugin);

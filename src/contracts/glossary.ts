@@ -233,9 +233,15 @@ function gloss(s: Node, key: string | undefined, words: Record<string, string>):
   return out;
 }
 
+const REFERENCE_WORDS: Record<string, string> = { ...MEANING, ...SHARED };
+/** Per route schema object: every app built in a process (tests build many) glosses it once and shares the copy. */
+const referenceCopies = new WeakMap<object, TSchema>();
+
 /** Every field of `schema` still undescribed gets the glossary's words: what the reference at /docs shows. */
 export function glossedForReference<T extends TSchema>(schema: T): T {
-  return gloss(schema as Node, undefined, { ...MEANING, ...SHARED }) as unknown as T;
+  let copy = referenceCopies.get(schema);
+  if (!copy) referenceCopies.set(schema, (copy = gloss(schema as Node, undefined, REFERENCE_WORDS)));
+  return copy as T;
 }
 
 /** `schema` with the glossary's words on its undescribed properties; `words` overrides them for this schema. */

@@ -28,6 +28,8 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     deps: Deps;
+    /** Compiles every route schema not compiled yet (they compile on first use: plugins/schema-compilers.ts). */
+    compileSchemas(): void;
     /** Every route registered, with its authentication level. */
     routeTable: readonly RouteEntry[];
   }

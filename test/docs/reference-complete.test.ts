@@ -28,6 +28,10 @@ describe('the reference at /docs', () => {
     assert.equal(gaps.length, 0, `${gaps.length} gaps in the reference (names: src/contracts/operations.ts; fields: the schemas in src/contracts/):\n${gaps.join('\n')}`);
   });
 
+  it('every route schema compiles: validators and the serializer of every declared status (they compile on first use)', () => {
+    assert.doesNotThrow(() => t.app.compileSchemas());
+  });
+
   it('optional sign-in is shown as optional, required as required', () => {
     const security = (path: string, method: string) => JSON.stringify(doc.paths[path][method].security ?? []);
     assert.equal(security('/api/v1/search', 'get'), JSON.stringify([{}, { bearerAuth: [] }]));
