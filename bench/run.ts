@@ -22,6 +22,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
@@ -187,13 +188,14 @@ function stopped(child: ChildProcess): Promise<void> {
   });
 }
 
-const tsx = ['--import', 'tsx'];
+/** The bare route beside this file: compiled when this runs compiled (the suite's bench test), else through tsx. */
+const bareArgs = import.meta.url.endsWith('.js') ? [fileURLToPath(new URL('./bare.js', import.meta.url))] : ['--import', 'tsx', 'bench/bare.ts'];
 // The service as `npm start` runs it: compiled by scripts/build.mjs, with its heap limit.
 const serverEntry = execFileSync(process.execPath, ['scripts/build.mjs'], { encoding: 'utf8' }).trim();
 const startArgs = [`--max-old-space-size=${process.env.NODE_HEAP_MB ?? '256'}`];
 
 async function bareServer(): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...tsx, 'bench/bare.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, bareArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
     child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));

@@ -2,12 +2,13 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { scriptArgs } from '../helpers/scripts.js';
 
 const run = promisify(execFile);
 
 async function start(env: Record<string, string>) {
   try {
-    await run(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 });
+    await run(process.execPath, scriptArgs('src/server.ts'), { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 });
     return { code: 0, stderr: '' };
   } catch (e) {
     const err = e as { code: number; stderr: string };

@@ -12,12 +12,13 @@ import { parseClubList } from '../../src/lib/clubs.js';
 import { importClub, recountClubs, syncClubsForNames } from '../../src/services/clubs.service.js';
 import { leaderboardRefreshJob } from '../../src/jobs/handlers/leaderboard-refresh.job.js';
 import { clubsRefreshJob } from '../../src/jobs/handlers/clubs-refresh.job.js';
+import { scriptArgs } from '../helpers/scripts.js';
 
 /** Runs `npm run clubs:import` (the script itself) against this test's database. */
 function runImport(databaseUrl: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ensm-clubs-import-'));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/scripts/clubs-import.ts', ...args], {
+    const child = spawn(process.execPath, [...scriptArgs('src/scripts/clubs-import.ts'), ...args], {
       env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(40) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

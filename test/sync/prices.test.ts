@@ -11,6 +11,7 @@ import { FakeChain, startChainServer, syncEnv } from '../helpers/sync.js';
 import type { RpcServer } from '../helpers/json-rpc.js';
 import { parsePricesCsv, upsertPrices } from '../../src/sync/prices.js';
 import { syncPricesJob } from '../../src/jobs/handlers/sync.job.js';
+import { scriptArgs } from '../helpers/scripts.js';
 
 const run = promisify(execFile);
 
@@ -56,14 +57,14 @@ describe('ETH/USD price table', () => {
     const env = { ...process.env, DATABASE_URL: t.databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'silent', JOBS_ENABLED: 'false', SEED_ON_EMPTY: 'false', JWT_SECRET: 'x'.repeat(40) };
     const bad = path.join(dir, 'bad.csv');
     writeFileSync(bad, 'day,price_usd\n2022-01-01,3700\n2022-01-02,oops\n');
-    await assert.rejects(run(process.execPath, ['--import', 'tsx', 'src/scripts/prices-import.ts', bad], { env }), (err: { code: number; stderr: string }) => {
+    await assert.rejects(run(process.execPath, [...scriptArgs('src/scripts/prices-import.ts'), bad], { env }), (err: { code: number; stderr: string }) => {
       assert.equal(err.code, 1);
       assert.match(err.stderr, /line 3/);
       return true;
     });
     const good = path.join(dir, 'good.csv');
     writeFileSync(good, 'day,price_usd\n2022-01-01,3700\n2022-01-02,3800.5\n');
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/scripts/prices-import.ts', good], { env });
+    const { stdout } = await run(process.execPath, [...scriptArgs('src/scripts/prices-import.ts'), good], { env });
     assert.deepEqual(JSON.parse(stdout), { days: 2, first: '2022-01-01', last: '2022-01-02' });
     const rows = await prices();
     assert.deepEqual(rows.filter(([d]) => d.startsWith('2022')), [['2022-01-01', '3700.00000000'], ['2022-01-02', '3800.50000000']]);

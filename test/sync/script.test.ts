@@ -11,6 +11,7 @@ import { createTestDatabase } from '../helpers/app.js';
 import { addressOf } from '../helpers/accounts.js';
 import { CONTRACTS, EVENTS, FakeChain, FakeSubgraph, startChainServer, startSubgraphServer, tokenIdOf, type SubgraphServer } from '../helpers/sync.js';
 import type { RpcServer } from '../helpers/json-rpc.js';
+import { scriptArgs } from '../helpers/scripts.js';
 
 const run = promisify(execFile);
 
@@ -47,7 +48,7 @@ describe('npm run sync', () => {
       ...process.env, DATABASE_URL: database.url, DATA_DIR: dir, LOG_LEVEL: 'silent', SEED_ON_EMPTY: 'false', JWT_SECRET: 'x'.repeat(40),
       ENS_SUBGRAPH_URL: subgraph.url, ETH_RPC_URL: rpc.url, SYNC_START_BLOCK: '1', SYNC_BLOCK_RANGE: '50', CONFIRMATIONS: '12',
     };
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/scripts/sync.ts'], { env });
+    const { stdout, stderr } = await run(process.execPath, [...scriptArgs('src/scripts/sync.ts')], { env });
     const lines = stdout.trim().split('\n');
     assert.deepEqual(lines.map((l) => l.split(':')[0]), ['names', 'events', 'prices'], stdout);
     assert.match(lines[0], /"inserted":25/);
@@ -68,7 +69,7 @@ describe('npm run sync', () => {
       await db.end();
     }
 
-    const only = await run(process.execPath, ['--import', 'tsx', 'src/scripts/sync.ts', 'names'], { env: { ...env, ENS_SUBGRAPH_URL: '' } });
+    const only = await run(process.execPath, [...scriptArgs('src/scripts/sync.ts'), 'names'], { env: { ...env, ENS_SUBGRAPH_URL: '' } });
     assert.match(only.stdout, /^names: skipped \(not configured: set ENS_SUBGRAPH_URL\)/);
   });
 });

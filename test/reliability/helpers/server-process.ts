@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ROOT, scriptArgs } from '../../helpers/scripts.js';
 
 /** The real service (`src/server.ts`) as a child process, as `npm start` runs it. */
 export interface ServerProcess {
@@ -13,8 +14,6 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-// The project folder: npm test runs there (the test files themselves run compiled, elsewhere).
-const ROOT = process.cwd();
 
 /**
  * Starts the service on `port` with only the given environment on top of a clean one: no
@@ -22,7 +21,7 @@ const ROOT = process.cwd();
  */
 export function startServer(port: number, env: Record<string, string>, script = 'src/server.ts', args: string[] = []): ServerProcess {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|REDIS_URL|TEST_|NODE_TEST|NODE_ENV)/.test(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...scriptArgs(script), ...args], {
     cwd: ROOT,
     env: { ...clean, NODE_ENV: 'development', LOG_LEVEL: 'info', SEED_ON_EMPTY: 'false', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
