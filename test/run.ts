@@ -12,7 +12,7 @@
  * this machine's servers, sets it because the first pass already ran them.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -72,9 +72,20 @@ function withDatabase(url: string, database: string): string {
 }
 
 const SELF_CONTAINED = /^\/\/ test: self-contained\b/m;
+/** Each file's time in the last run here (ms by path), kept to start the longest files first next time. */
+const LAST_TIMES = path.join('node_modules', '.cache', 'ensm-test-times.json');
+const lastTimes = new Map<string, number>(Object.entries(existsSync(LAST_TIMES) ? JSON.parse(readFileSync(LAST_TIMES, 'utf8')) as Record<string, number> : {}));
 const named = process.argv.slice(2);
-const files = (named.length > 0 ? named : testFiles('test').sort())
-  .filter((f) => named.length > 0 || process.env.SKIP_SELF_CONTAINED_TESTS !== '1' || !SELF_CONTAINED.test(readFileSync(f, 'utf8')));
+/**
+ * Three files run at a time, each started as one ends: the longest first, so that none of them
+ * starts last and runs alone at the end. Longest by the last run's times; a file without one
+ * (a clean clone) by whether it starts its own servers (those are the long ones), then by name.
+ */
+const files = (named.length > 0 ? named : testFiles('test'))
+  .map((f) => ({ f, selfContained: SELF_CONTAINED.test(readFileSync(f, 'utf8')) }))
+  .filter(({ selfContained }) => named.length > 0 || process.env.SKIP_SELF_CONTAINED_TESTS !== '1' || !selfContained)
+  .sort((a, b) => (lastTimes.get(b.f) ?? (b.selfContained ? 1e9 : 0)) - (lastTimes.get(a.f) ?? (a.selfContained ? 1e9 : 0)) || a.f.localeCompare(b.f))
+  .map(({ f }) => f);
 if (process.env.SKIP_SELF_CONTAINED_TESTS === '1') console.log('tests: self-contained files left out (SKIP_SELF_CONTAINED_TESTS=1)');
 let stopEmbedded: (() => Promise<void>) | undefined;
 let tmp: string | undefined;
@@ -105,13 +116,17 @@ await boss.stop({ graceful: false, wait: true });
 // A second reporter writes each file's time: the slowest are printed at the end, to keep CI short.
 const timesFile = path.join(mkdtempSync(path.join(tmpdir(), 'ensm-times-')), 'files.tsv');
 
-function slowestFiles(count: number): string {
+/** This run's file times, slowest first; remembered for the next run's order. */
+function fileTimes(): { ms: number; file: string }[] {
   const rows = readFileSync(timesFile, 'utf8').trim().split('\n').filter(Boolean).map((line) => {
     const [ms, file] = line.split('\t');
-    return { ms: Number(ms), file: path.relative(process.cwd(), file!.replace(/\/node_modules\/\.cache\/ensm-tests\/[^/]+\//, '/').replace(/\.js$/, '.ts')) };
+    return { ms: Number(ms), file: file!.replace(/^.*\/node_modules\/\.cache\/ensm-tests\/[^/]+\//, '').replace(/\.js$/, '.ts') };
   });
   rows.sort((a, b) => b.ms - a.ms);
-  return rows.slice(0, count).map((r) => `  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}`).join('\n');
+  for (const r of rows) lastTimes.set(r.file, r.ms);
+  mkdirSync(path.dirname(LAST_TIMES), { recursive: true });
+  writeFileSync(LAST_TIMES, JSON.stringify(Object.fromEntries(lastTimes)));
+  return rows;
 }
 
 const compiled = await compileForTests();
@@ -128,7 +143,8 @@ try {
     });
     child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
   });
-  console.log(`slowest test files (their tests' time, three files at a time):\n${slowestFiles(12)}`);
+  const slowest = fileTimes().slice(0, Number(process.env.TEST_SLOWEST ?? 12));
+  console.log(`slowest test files (their tests' time, three files at a time):\n${slowest.map((r) => `  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}`).join('\n')}`);
 } finally {
   await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => undefined);
   await admin.end();
