@@ -120,7 +120,8 @@ const timesFile = path.join(mkdtempSync(path.join(tmpdir(), 'ensm-times-')), 'fi
 function fileTimes(): { ms: number; file: string }[] {
   const rows = readFileSync(timesFile, 'utf8').trim().split('\n').filter(Boolean).map((line) => {
     const [ms, file] = line.split('\t');
-    return { ms: Number(ms), file: file!.replace(/^.*\/node_modules\/\.cache\/ensm-tests\/[^/]+\//, '').replace(/\.js$/, '.ts') };
+    // the reporter names a file by its source (source maps), or by its compiled copy
+    return { ms: Number(ms), file: path.relative(process.cwd(), file!.replace(/\/node_modules\/\.cache\/ensm-tests\/[^/]+\//, '/').replace(/\.js$/, '.ts')) };
   });
   rows.sort((a, b) => b.ms - a.ms);
   for (const r of rows) lastTimes.set(r.file, r.ms);
