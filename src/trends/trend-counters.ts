@@ -122,6 +122,9 @@ export async function rollTrendWindows(db: Db, now = new Date()): Promise<boolea
   const windows = await db.selectFrom('trend_windows').select(['period_hours', 'start_hour']).execute();
   if (windows.every((w) => w.start_hour >= windowStart(w.period_hours, now))) return false;
   return db.transaction().execute(async (trx) => {
+    // Upkeep: at a million names an hour that leaves the 24-hour period is some 9,000 buckets, and
+    // after a pause there may be many hours to take out; bounded by the server, not the request timeout.
+    await sql`SET LOCAL statement_timeout = '5min'`.execute(trx);
     await sql`SELECT pg_advisory_xact_lock(${LOCK})`.execute(trx);
     let moved = false;
     for (const w of await trx.selectFrom('trend_windows').select(['period_hours', 'start_hour']).execute()) {
@@ -144,15 +147,32 @@ export async function rollTrendWindows(db: Db, now = new Date()): Promise<boolea
   });
 }
 
-/** Rolled this UTC hour, per database: a read rolls at most once an hour without asking. */
-const rolledHour = new WeakMap<Db, number>();
+/** How long a ranking waits for a roll it started before it reads the totals as they are. */
+export const ROLL_WAIT_MS = 250;
 
-/** Rolls the windows first when the hour changed, so the figures never depend on the job schedule. */
+/** The roll started for this UTC hour, per database: a read starts at most one an hour. */
+const rollOfHour = new WeakMap<Db, { hour: number; done: Promise<void> }>();
+
+/**
+ * Rolls the windows when the hour changed, so the figures do not wait for the hourly job. The
+ * first read of an hour starts the roll (one per process) and waits for it up to ROLL_WAIT_MS:
+ * a small roll is done by then; a big one (many buckets, a busy server) goes on alone and the
+ * read answers from the totals as they are, the hour that just left still counted until the
+ * roll commits. A read never fails because of a roll; a roll that failed is started again by a
+ * later read (and by the hourly job, which logs).
+ */
 async function rollIfDue(db: Db): Promise<void> {
   const hour = hourOf(new Date()).getTime();
-  if (rolledHour.get(db) === hour) return;
-  await rollTrendWindows(db);
-  rolledHour.set(db, hour);
+  let roll = rollOfHour.get(db);
+  if (roll?.hour !== hour) {
+    const done = rollTrendWindows(db).then(() => undefined, () => {
+      if (rollOfHour.get(db)?.done === done) rollOfHour.delete(db);
+    });
+    rollOfHour.set(db, (roll = { hour, done }));
+  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([roll.done, new Promise<void>((resolve) => { timer = setTimeout(resolve, ROLL_WAIT_MS); })]);
+  clearTimeout(timer);
 }
 
 /** The ranking: by total, then positive (both descending), then name id; from trend_totals_rank_idx. */
@@ -241,5 +261,5 @@ export async function rebuildTrends(db: Db, now = new Date()): Promise<void> {
       GROUP BY 1, 2, 3
       HAVING sum(b.total) <> 0 OR sum(b.positive) <> 0`.execute(trx);
   });
-  rolledHour.delete(db);
+  rollOfHour.delete(db);
 }

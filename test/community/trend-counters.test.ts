@@ -2,11 +2,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
 import { createName } from '../helpers/factories.js';
 import { addressOf } from '../helpers/accounts.js';
 import { VoteService, type VoteValue } from '../../src/services/votes.service.js';
 import { hourOf, rebuildTrends, rollTrendWindows, TREND_PERIOD_HOURS } from '../../src/trends/index.js';
+import { ROLL_WAIT_MS } from '../../src/trends/trend-counters.js';
 import { DAY, HOUR, MINUTE } from '../../src/lib/time.js';
 
 interface Figure { id: number; up: number; down: number }
@@ -107,5 +109,36 @@ describe('trend counters', () => {
     assert.deepEqual(await fromCounters(24), []);
     const oldest = await db.selectFrom('trend_buckets').select((eb) => eb.fn.min('hour').as('hour')).executeTakeFirstOrThrow();
     assert.ok(oldest.hour === null || new Date(oldest.hour).getTime() >= start + DAY, 'the first cast\'s bucket is gone');
+  });
+
+  it('a ranking read does not wait for a roll held up by a writer: it answers from the totals as they are, and the roll lands after', async () => {
+    const { db } = t.container;
+    await sql`TRUNCATE votes, vote_events, trend_buckets, trend_totals`.execute(db);
+    const then = new Date(Date.now() - 30 * HOUR);
+    await rebuildTrends(db, then); // the periods as of 30 hours ago: the next read of this hour rolls them
+    await votes.cast(users[0], names[1].name, 1, then);
+    const ranked = async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/trending/votes?period=24h' });
+      assert.equal(res.statusCode, 200, show(res));
+      return body(res).data.names.map((n: { name: string }) => n.name);
+    };
+    // A writer's transaction holds the trend lock (shared) the roll must take exclusively.
+    const writer = new pg.Client({ connectionString: t.databaseUrl });
+    await writer.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query("SELECT pg_advisory_xact_lock_shared(hashtext('trend_windows'))");
+      const started = performance.now();
+      assert.deepEqual(await ranked(), [names[1].name], 'the cast of 30 hours ago still counts while the roll waits');
+      assert.ok(performance.now() - started >= ROLL_WAIT_MS - 5, 'the read gave the roll its time first');
+      assert.deepEqual(await ranked(), [names[1].name], 'later reads of the hour start no other roll and do not fail');
+    } finally {
+      await writer.query('COMMIT');
+      await writer.end();
+    }
+    const deadline = Date.now() + 30_000;
+    while ((await fromCounters(24)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(await ranked(), [], 'rolled once the writer was done: 30 hours ago is out of the last 24');
+    assert.deepEqual(await fromCounters(168), [{ id: names[1].id, up: 1, down: 0 }]);
   });
 });
