@@ -4,7 +4,6 @@ import type { FastifySchemaCompiler, FastifySerializerCompiler, FastifyServerOpt
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 type Validate = ReturnType<FastifySchemaCompiler<unknown>>;
-type Serialize = ReturnType<FastifySerializerCompiler<unknown>>;
 
 /**
  * Fastify's own compilers (ajv for requests, fast-json-stringify for responses, with the options
@@ -17,20 +16,25 @@ type Serialize = ReturnType<FastifySerializerCompiler<unknown>>;
  * compile fails there and not on the first request that needs it).
  */
 export function lazySchemaCompilers(): { compilersFactory: CompilersFactory; compileAll(): void } {
-  const pending = new Set<() => void>();
+  const pending = new Set<() => unknown>();
+  /** `compile()` on the first call (or at compileAll), then its result. */
+  const lazily = <T>(compile: () => T): (() => T) => {
+    let value: T | undefined;
+    const ready = () => {
+      pending.delete(ready);
+      return (value ??= compile());
+    };
+    pending.add(ready);
+    return () => value ?? ready();
+  };
   const validators = AjvCompiler();
   const serializers = SerializerSelector();
   const buildValidator = (externalSchemas: unknown, options: unknown): FastifySchemaCompiler<unknown> => {
     const compile = validators(externalSchemas as Parameters<typeof validators>[0], options as Parameters<typeof validators>[1]) as unknown as FastifySchemaCompiler<unknown>;
     return (route) => {
-      let validate: Validate | undefined;
-      const ready = () => {
-        pending.delete(ready);
-        return (validate ??= compile(route));
-      };
-      pending.add(ready);
+      const compiled = lazily(() => compile(route));
       const lazy: Validate = (data) => {
-        validate ??= ready();
+        const validate = compiled();
         const result = validate(data);
         lazy.errors = validate.errors;
         return result;
@@ -41,13 +45,8 @@ export function lazySchemaCompilers(): { compilersFactory: CompilersFactory; com
   const buildSerializer = (externalSchemas: unknown, options: unknown): FastifySerializerCompiler<unknown> => {
     const compile = serializers(externalSchemas, options as Parameters<typeof serializers>[1]) as FastifySerializerCompiler<unknown>;
     return (route) => {
-      let serialize: Serialize | undefined;
-      const ready = () => {
-        pending.delete(ready);
-        return (serialize ??= compile(route));
-      };
-      pending.add(ready);
-      return (doc) => (serialize ?? ready())(doc);
+      const compiled = lazily(() => compile(route));
+      return (doc) => compiled()(doc);
     };
   };
   // Fastify's option types name ajv's own function types; what Fastify calls is the shape above.

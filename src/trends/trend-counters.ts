@@ -151,7 +151,7 @@ export async function rollTrendWindows(db: Db, now = new Date()): Promise<boolea
 export const ROLL_WAIT_MS = 250;
 
 /** The roll started for this UTC hour, per database: a read starts at most one an hour. */
-const rollOfHour = new WeakMap<Db, { hour: number; done: Promise<void> }>();
+const rollOfHour = new WeakMap<Db, { hour: number; done: Promise<void>; settled: boolean }>();
 
 /**
  * Rolls the windows when the hour changed, so the figures do not wait for the hourly job. The
@@ -165,11 +165,13 @@ async function rollIfDue(db: Db): Promise<void> {
   const hour = hourOf(new Date()).getTime();
   let roll = rollOfHour.get(db);
   if (roll?.hour !== hour) {
-    const done = rollTrendWindows(db).then(() => undefined, () => {
-      if (rollOfHour.get(db)?.done === done) rollOfHour.delete(db);
+    const started = { hour, done: Promise.resolve(), settled: false };
+    started.done = rollTrendWindows(db).then(() => { started.settled = true; }, () => {
+      if (rollOfHour.get(db) === started) rollOfHour.delete(db);
     });
-    rollOfHour.set(db, (roll = { hour, done }));
+    rollOfHour.set(db, (roll = started));
   }
+  if (roll.settled) return; // every read of the hour after the roll: no timer
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([roll.done, new Promise<void>((resolve) => { timer = setTimeout(resolve, ROLL_WAIT_MS); })]);
   clearTimeout(timer);
