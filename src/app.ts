@@ -1,10 +1,10 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Container } from './container.js';
 import { parseQueryString } from './lib/querystring.js';
 import { authPlugin } from './plugins/auth.js';
+import { corsPlugin } from './plugins/cors.js';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { httpPlugin } from './plugins/http.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -52,22 +52,21 @@ export async function buildApp(container: Container): Promise<App> {
   app.decorate('compileSchemas', compilers.compileAll);
 
   await app.register(errorsPlugin);
+  // Each adds its input check ahead of a route's own hooks: the contract's guard runs first, then the query's names.
+  await app.register(strictQueryPlugin);
   await app.register(routeContractPlugin);
   await app.register(httpPlugin);
-  await app.register(cors, {
-    origin: config.corsOrigins === true ? true : [...config.corsOrigins],
-    // Bearer tokens, not cookies: browsers need no credentialed requests, so none are allowed.
-    credentials: false,
+  await app.register(corsPlugin, {
+    origins: config.corsOrigins,
     methods: CORS_METHODS,
-    allowedHeaders: CORS_HEADERS,
-    maxAge: 600,
-    exposedHeaders: ['x-request-id', 'x-cache', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+    headers: CORS_HEADERS,
+    exposed: ['x-request-id', 'x-cache', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+    maxAgeSeconds: 600,
   });
   await app.register(metricsPlugin);
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);
   await app.register(responseCachePlugin, { enabled: config.responseCache });
-  await app.register(strictQueryPlugin);
   await app.register(openapiPlugin);
 
   await app.register(healthRoutes);

@@ -11,6 +11,8 @@ const UNSAFE = new Set(['__proto__', 'constructor', 'prototype']);
  */
 export function parseQueryString(text: string): Record<string, unknown> {
   const flat = parse(text);
+  // No bracket, plain or escaped: nothing to nest (most requests; `parse` gives a null-prototype object too).
+  if (!text.includes('[') && !/%5b/i.test(text)) return flat;
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of Object.entries(flat)) {
     const m = NESTED.exec(key);

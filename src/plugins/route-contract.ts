@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifySchema, RouteOptions } from 'fastify';
+import type { FastifySchema, preValidationAsyncHookHandler, RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
 import { AppError, type ErrorCode } from '../errors.js';
 import { errors } from '../contracts/common.js';
@@ -127,13 +127,20 @@ export const routeContractPlugin = fp(async (app) => {
     route.schema = withContract(route);
   });
 
-  // A global guard rather than a pattern per string: it also covers free-form JSON (orders, variables).
-  app.addHook('preValidation', async (request) => {
+  // One guard rather than a pattern per string: it also covers free-form JSON (orders, variables).
+  const guard: preValidationAsyncHookHandler = async (request) => {
     const schema = request.routeOptions.schema;
     const field = nulField('params', request.params) ?? nulField('query', declaredOnly(schema?.querystring, request.query)) ?? nulField('body', request.body);
     if (field) throw new AppError(request.routeOptions.config.inputError ?? 'VALIDATION_ERROR', `${field} must not contain NUL characters`, { field });
     const number = nonDecimalField('params', schema?.params, request.params) ?? nonDecimalField('query', schema?.querystring, request.query)
       ?? nonDecimalField('body', schema?.body, request.body);
     if (number) throw new AppError('VALIDATION_ERROR', `${number} must be a decimal number`, { field: number });
+  };
+  // On every route that takes input (path parameters, a declared query, or a body: what Fastify
+  // parses one for), first of its hooks: the route's own see only input that passed it.
+  app.addHook('onRoute', (route) => {
+    const takesBody = [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
+    if (!takesBody && !/[:*]/.test(route.url) && !route.schema?.querystring) return;
+    route.preValidation = [guard, ...[route.preValidation ?? []].flat()];
   });
 }, { name: 'route-contract' });

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { preValidationAsyncHookHandler } from 'fastify';
 import { AppError } from '../errors.js';
 import './types.js';
 
@@ -9,17 +10,17 @@ import './types.js';
  * result. Routes without a query schema take no parameters and are left alone.
  */
 export const strictQueryPlugin = fp(async (app) => {
+  const check: preValidationAsyncHookHandler = async (request) => {
+    const keys = request.routeOptions.config.queryKeys!;
+    for (const key of Object.keys(request.query as Record<string, unknown>)) {
+      if (!keys.has(key)) throw new AppError('VALIDATION_ERROR', `query.${key} is not a known parameter`, { field: `query.${key}` });
+    }
+  };
   app.addHook('onRoute', (route) => {
     const props = (route.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties;
     if (!props) return;
     route.config = { ...(route.config ?? {}), queryKeys: new Set(Object.keys(props)) };
-  });
-
-  app.addHook('preValidation', async (request) => {
-    const keys = request.routeOptions.config.queryKeys;
-    if (!keys) return;
-    for (const key of Object.keys(request.query as Record<string, unknown>)) {
-      if (!keys.has(key)) throw new AppError('VALIDATION_ERROR', `query.${key} is not a known parameter`, { field: `query.${key}` });
-    }
+    // ahead of the route's own hooks; registered before route-contract, whose guard goes first of all
+    route.preValidation = [check, ...[route.preValidation ?? []].flat()];
   });
 }, { name: 'strict-query' });

@@ -104,7 +104,7 @@ describe('GET /api/v1/ai/search/related', () => {
     const res = await get('q=yellow', me.headers);
     assert.equal(res.statusCode, 200, show(res));
     assert.equal(body(res).data.results[0].user_vote, null);
-    assert.equal(res.headers.vary, 'Authorization');
+    assert.equal(res.headers.vary, 'Origin, Authorization');
     const anonymous = await get('q=yellow');
     assert.equal('user_vote' in body(anonymous).data.results[0], false);
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CORS_HEADERS } from '../../src/app.js';
+import { signIn } from '../helpers/accounts.js';
 import { createTestApp, show, type TestContext } from '../helpers/app.js';
 
 const ORIGIN = 'https://app.example.test';
@@ -50,5 +51,34 @@ describe('CORS preflights', () => {
     assert.equal(res.statusCode, 401, show(res));
     assert.equal(res.headers['access-control-allow-origin'], ORIGIN);
     assert.match(String(res.headers['access-control-expose-headers']), /x-request-id/);
+  });
+});
+
+describe('CORS on every answer', () => {
+  let t: TestContext;
+  before(async () => { t = await createTestApp({ CORS_ORIGINS: ORIGIN }); });
+  after(async () => { await t?.close(); });
+
+  it('answers a preflight with no body, and an OPTIONS without preflight headers the same way, never in plain text', async () => {
+    for (const headers of [{ origin: ORIGIN, 'access-control-request-method': 'POST' }, {}]) {
+      const res = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/listings', headers });
+      assert.equal(res.statusCode, 204, show(res));
+      assert.equal(res.body, '');
+      assert.equal(res.headers['access-control-max-age'], '600');
+      assert.equal(res.headers['access-control-allow-origin'], 'origin' in headers ? ORIGIN : undefined);
+    }
+  });
+
+  it('says Vary: Origin on every answer, and keeps it where an answer also varies by the caller', async () => {
+    const { headers: signedIn } = await signIn(t.app, 1);
+    for (const url of ['/health', '/api/v1/listings', '/api/v1/nope', '/api/v1/ai/search/related?q=coffee']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { origin: ORIGIN, ...(url.includes('/ai/') ? signedIn : {}) } });
+      const vary = String(res.headers.vary).split(',').map((v) => v.trim());
+      assert.ok(vary.includes('Origin'), `${url}: ${show(res)} vary ${res.headers.vary}`);
+      if (url.includes('/ai/')) assert.ok(vary.includes('Authorization'), `${url}: ${show(res)} vary ${res.headers.vary}`);
+    }
+    const other = await t.app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://elsewhere.example.test' } });
+    assert.equal(other.headers['access-control-allow-origin'], undefined);
+    assert.equal(other.headers['access-control-expose-headers'], undefined);
   });
 });

@@ -51,8 +51,8 @@ export const aiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const page = await related.search(request.query, request.user);
-    // Results carry the caller's user_vote when signed in: never for a shared cache then.
-    reply.header('vary', 'Authorization');
+    // Results carry the caller's user_vote when signed in: never for a shared cache then (Origin: the CORS hook's).
+    reply.header('vary', 'Origin, Authorization');
     setCacheHeaders(reply, page.cache, page.maxAgeSeconds, request.user ? 'private' : 'public');
     return ok({ results: page.results, pagination: page.pagination }, { suggestionsCount: page.suggestionsCount });
   });
@@ -69,7 +69,7 @@ export const aiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const page = await semantic.search(request.query, request.user);
-    reply.header('vary', 'Authorization');
+    reply.header('vary', 'Origin, Authorization');
     reply.header('cache-control', `${request.user ? 'private' : 'public'}, max-age=15`);
     return ok({ results: page.results, pagination: page.pagination }, { expansionsCount: page.expansionsCount, semanticTotal: page.semanticTotal, provider: page.provider, ranking: page.ranking });
   });
