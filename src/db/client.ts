@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { FileMigrationProvider, Kysely, Migrator, PostgresDialect, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { parseTimestamptz, TIMESTAMPTZ_OID } from './timestamps.js';
 
 export type Db = Kysely<Database>;
 /** Anything that runs queries: the database or a transaction of it. */
@@ -18,10 +19,14 @@ export function transactionOf(trx: Executor): Transaction<Database> {
 
 const INT8_OID = 20;
 
-/** int8 ids and counts as numbers (they stay far below 2^53); numeric (wei) stays a string. */
+/**
+ * int8 ids and counts as numbers (they stay far below 2^53); numeric (wei) stays a string;
+ * timestamptz by position (timestamps.ts), the same Dates as pg's parser.
+ */
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8_OID) return (value: string) => Number(value);
+    if (oid === TIMESTAMPTZ_OID && format !== 'binary') return parseTimestamptz;
     return pg.types.getTypeParser(oid, format);
   },
 };
