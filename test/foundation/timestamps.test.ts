@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type pg from 'pg';
 import { createPool } from '../../src/db/client.js';
 import { parseTimestamptz } from '../../src/db/timestamps.js';
+import { iso } from '../../src/lib/time.js';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
@@ -66,5 +67,23 @@ describe('timestamptz decoding', () => {
         }
       });
     }
+  });
+});
+
+describe('timestamps as ISO 8601', () => {
+  it('formats every instant of years 0–9999 as toISOString does, and defers to it outside', () => {
+    const from = Date.parse('0000-01-01T00:00:00Z');
+    const to = Date.parse('9999-12-31T23:59:59.999Z');
+    fc.assert(fc.property(fc.integer({ min: from, max: to }), (t) => {
+      const d = new Date(t);
+      assert.equal(iso(d), d.toISOString());
+      assert.equal(iso(t), d.toISOString());
+    }), { numRuns: 20_000 });
+    for (const t of [from, to, 0, -1, 951_782_400_000 /* 2000-02-29 */, 4_107_456_000_000 /* 2100-02-28 */, from - 1, to + 1, 8.64e15, -8.64e15]) {
+      assert.equal(iso(t), new Date(t).toISOString(), String(t));
+    }
+    assert.equal(iso(null), null);
+    assert.equal(iso('2026-11-23T12:50:33.008Z'), '2026-11-23T12:50:33.008Z');
+    assert.throws(() => iso(new Date(Number.NaN)), RangeError);
   });
 });
