@@ -15,7 +15,8 @@ function two(text: string, i: number): number {
  * A timestamptz as PostgreSQL sends it under DateStyle ISO (`2026-11-23 12:50:33.008123+00`,
  * `… +05:30`) to a Date, by character position: pg's general parser runs three regular
  * expressions per value, about a tenth of the time a listings page spends decoding its rows.
- * Anything else (infinity, BC, years after 9999, offsets with seconds) goes to that parser. Fractions are truncated to the millisecond, as a Date holds them.
+ * Anything else (infinity, BC, years after 9999, offsets with seconds) goes to that parser.
+ * Fractions are truncated to the millisecond, as a Date holds them.
  */
 export function parseTimestamptz(text: string): Date | number | null {
   const n = text.length;

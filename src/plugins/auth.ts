@@ -12,9 +12,8 @@ import './types.js';
 export const authPlugin = fp(async (app) => {
   app.decorateRequest('user', null);
 
-  /** Only on routes that read a token: the others (most reads, /health) pay no hook for it. */
-  const authenticate: onRequestAsyncHookHandler = async (request) => {
-    const level = request.routeOptions.config.auth ?? 'none';
+  /** Only on routes that read a token (one hook per level): the others (most reads, /health) pay no hook for it. */
+  const authenticateAt = (level: 'required' | 'optional'): onRequestAsyncHookHandler => async (request) => {
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
       if (level === 'required') throw new AppError('UNAUTHORIZED', 'Authentication required');
@@ -25,12 +24,13 @@ export const authPlugin = fp(async (app) => {
     if (!user) throw new AppError('UNAUTHORIZED', 'Invalid or expired token');
     request.user = user;
   };
+  const authenticate = { required: authenticateAt('required'), optional: authenticateAt('optional') };
 
   app.addHook('onRoute', (route) => {
     const level = route.config?.auth ?? 'none';
     if (level === 'none') return;
     // First of the route's own hooks: a caller without a valid token is refused before a rate limit counts it.
-    route.onRequest = [authenticate, ...[route.onRequest ?? []].flat()];
+    route.onRequest = [authenticate[level], ...[route.onRequest ?? []].flat()];
     // The OpenAPI document shows which routes take a bearer token; `{}` marks it optional.
     if (!route.schema) return;
     const security = level === 'optional' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }];

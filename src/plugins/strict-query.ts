@@ -10,8 +10,8 @@ import './types.js';
  * result. Routes without a query schema take no parameters and are left alone.
  */
 export const strictQueryPlugin = fp(async (app) => {
-  const check: preValidationAsyncHookHandler = async (request) => {
-    const keys = request.routeOptions.config.queryKeys!;
+  /** The check of one route, over the names its query schema declares. */
+  const checkOf = (keys: ReadonlySet<string>): preValidationAsyncHookHandler => async (request) => {
     for (const key of Object.keys(request.query as Record<string, unknown>)) {
       if (!keys.has(key)) throw new AppError('VALIDATION_ERROR', `query.${key} is not a known parameter`, { field: `query.${key}` });
     }
@@ -19,8 +19,7 @@ export const strictQueryPlugin = fp(async (app) => {
   app.addHook('onRoute', (route) => {
     const props = (route.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties;
     if (!props) return;
-    route.config = { ...(route.config ?? {}), queryKeys: new Set(Object.keys(props)) };
     // ahead of the route's own hooks; registered before route-contract, whose guard goes first of all
-    route.preValidation = [check, ...[route.preValidation ?? []].flat()];
+    route.preValidation = [checkOf(new Set(Object.keys(props))), ...[route.preValidation ?? []].flat()];
   });
 }, { name: 'strict-query' });

@@ -19,8 +19,6 @@ declare module 'fastify' {
     cacheSeconds?: number;
     /** The code of a malformed request (NUL, bad JSON) on this route; default VALIDATION_ERROR. */
     inputError?: ErrorCode;
-    /** Parameters the route's query schema declares (set by the strict-query plugin). */
-    queryKeys?: ReadonlySet<string>;
   }
   interface FastifyRequest {
     /** The caller when a valid bearer token was sent, else null. */
