@@ -76,16 +76,32 @@ const SELF_CONTAINED = /^\/\/ test: self-contained\b/m;
 const LAST_TIMES = path.join('node_modules', '.cache', 'ensm-test-times.json');
 const lastTimes = new Map<string, number>(Object.entries(existsSync(LAST_TIMES) ? JSON.parse(readFileSync(LAST_TIMES, 'utf8')) as Record<string, number> : {}));
 const named = process.argv.slice(2);
-/**
- * Three files run at a time, each started as one ends: the longest first, so that none of them
- * starts last and runs alone at the end. Longest by the last run's times; a file without one
- * (a clean clone) by whether it starts its own servers (those are the long ones), then by name.
- */
+/** A file without a time from an earlier run here (a clean clone): a self-contained one is long, another average. */
+const weightOf = (f: { f: string; selfContained: boolean }) => lastTimes.get(f.f) ?? (f.selfContained ? 1e9 : 5_000);
 const files = (named.length > 0 ? named : testFiles('test'))
   .map((f) => ({ f, selfContained: SELF_CONTAINED.test(readFileSync(f, 'utf8')) }))
   .filter(({ selfContained }) => named.length > 0 || process.env.SKIP_SELF_CONTAINED_TESTS !== '1' || !selfContained)
-  .sort((a, b) => (lastTimes.get(b.f) ?? (b.selfContained ? 1e9 : 0)) - (lastTimes.get(a.f) ?? (a.selfContained ? 1e9 : 0)) || a.f.localeCompare(b.f))
-  .map(({ f }) => f);
+  .sort((a, b) => weightOf(b) - weightOf(a) || a.f.localeCompare(b.f));
+
+/**
+ * The test processes. Loading the service's modules and building an app costs a process ~2 s of
+ * CPU, a third of the suite's CPU when each of ~85 files had its own process; so the files share
+ * GROUPS processes, each running its files one after another (no test file changes process
+ * state: no environment writes, no global mocks; each builds its own apps on its own database).
+ * A self-contained file keeps a process of its own. Files fill the lightest group, longest first
+ * (by the last run's times); three processes run at a time, each started as one ends, the
+ * heaviest first, so that none starts last and runs alone at the end.
+ */
+const GROUPS = Number(process.env.TEST_GROUPS ?? 12);
+interface Lane { files: string[]; ms: number }
+const alone: Lane[] = files.filter((f) => f.selfContained).map((f) => ({ files: [f.f], ms: weightOf(f) }));
+const shared: Lane[] = Array.from({ length: Math.min(GROUPS, files.length - alone.length) }, () => ({ files: [], ms: 0 }));
+for (const f of files.filter((x) => !x.selfContained)) {
+  const lightest = shared.reduce((a, b) => (b.ms < a.ms ? b : a));
+  lightest.files.push(f.f);
+  lightest.ms += weightOf(f);
+}
+const lanes = [...alone, ...shared].sort((a, b) => b.ms - a.ms);
 if (process.env.SKIP_SELF_CONTAINED_TESTS === '1') console.log('tests: self-contained files left out (SKIP_SELF_CONTAINED_TESTS=1)');
 let stopEmbedded: (() => Promise<void>) | undefined;
 let tmp: string | undefined;
@@ -131,6 +147,16 @@ function fileTimes(): { ms: number; file: string }[] {
 }
 
 const compiled = await compileForTests();
+
+/** A lane's entry for `node --test`: its file when alone, else a module importing its files in order. */
+function laneEntry(outDir: string, lane: Lane, i: number): string {
+  const compiledOf = (f: string) => path.join(outDir, f.replace(/\.ts$/, '.js'));
+  if (lane.files.length === 1) return compiledOf(lane.files[0]!);
+  const entry = path.join(outDir, 'test-groups', `group-${String(i + 1).padStart(2, '0')}.mjs`);
+  mkdirSync(path.dirname(entry), { recursive: true });
+  writeFileSync(entry, lane.files.map((f) => `import ${JSON.stringify('./' + path.relative(path.dirname(entry), compiledOf(f)))};\n`).join(''));
+  return entry;
+}
 let code = 1;
 try {
   // The committed database types must be what the migrations give (`npm run db:types` after a migration).
@@ -138,14 +164,14 @@ try {
   code = await new Promise<number>((resolve) => {
     const child = spawn(process.execPath, ['--enable-source-maps', '--test', '--test-concurrency=3', '--test-timeout=300000',
       '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./test/file-times.reporter.mjs', `--test-reporter-destination=${timesFile}`,
-      ...files.map((f) => path.join(compiled, f.replace(/\.ts$/, '.js')))], {
+      ...lanes.map((lane, i) => laneEntry(compiled, lane, i))], {
       stdio: 'inherit',
       env: { ...process.env, NODE_ENV: 'test', TEST_ADMIN_URL: adminUrl, TEST_TEMPLATE_DB: template },
     });
     child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
   });
   const slowest = fileTimes().slice(0, Number(process.env.TEST_SLOWEST ?? 12));
-  console.log(`slowest test files (their tests' time, three files at a time):\n${slowest.map((r) => `  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}`).join('\n')}`);
+  console.log(`slowest test files (their tests' time; ${lanes.length} processes, three at a time):\n${slowest.map((r) => `  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}`).join('\n')}`);
 } finally {
   await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => undefined);
   await admin.end();
