@@ -76,8 +76,13 @@ const SELF_CONTAINED = /^\/\/ test: self-contained\b/m;
 const LAST_TIMES = path.join('node_modules', '.cache', 'ensm-test-times.json');
 const lastTimes = new Map<string, number>(Object.entries(existsSync(LAST_TIMES) ? JSON.parse(readFileSync(LAST_TIMES, 'utf8')) as Record<string, number> : {}));
 const named = process.argv.slice(2);
-/** A file without a time from an earlier run here (a clean clone): a self-contained one is long, another average. */
-const weightOf = (f: { f: string; selfContained: boolean }) => lastTimes.get(f.f) ?? (f.selfContained ? 1e9 : 5_000);
+/**
+ * Each file's time in a full run on the development machine, committed for a clean clone's first
+ * run, which has no times of its own (refresh: copy node_modules/.cache/ensm-test-times.json there).
+ */
+const baseTimes = new Map<string, number>(Object.entries(JSON.parse(readFileSync('test/file-times.json', 'utf8')) as Record<string, number>));
+/** A file known to neither (a new one): a self-contained one is long, another average. */
+const weightOf = (f: { f: string; selfContained: boolean }) => lastTimes.get(f.f) ?? baseTimes.get(f.f) ?? (f.selfContained ? 60_000 : 5_000);
 const files = (named.length > 0 ? named : testFiles('test'))
   .map((f) => ({ f, selfContained: SELF_CONTAINED.test(readFileSync(f, 'utf8')) }))
   .filter(({ selfContained }) => named.length > 0 || process.env.SKIP_SELF_CONTAINED_TESTS !== '1' || !selfContained)
