@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FileMigrationProvider, Kysely, Migrator, PostgresDialect, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type Transaction } from 'kysely';
+import { FileMigrationProvider, Kysely, Migrator, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { parseTimestamptz, TIMESTAMPTZ_OID } from './timestamps.js';
@@ -102,7 +102,10 @@ function timedPool(pool: pg.Pool): PostgresPool {
         if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
         if (broken) return Promise.reject(new DatabaseTimeoutError('the database did not answer an earlier query on this connection'));
         if (/^\s*set\s+(local\s+)?statement_timeout/i.test(sqlOrCursor)) limit = 0;
-        const running = (client.query(prepared(client, sqlOrCursor, parameters as unknown[])) as unknown as Promise<PostgresQueryResult<R>>)
+        const statement = prepared(client, sqlOrCursor, parameters as unknown[]);
+        const switching = planModeSwitch(client, sqlOrCursor);
+        const running = (switching ? switching.then(() => client.query(statement)) : client.query(statement) as unknown as Promise<unknown>)
+          .then((result) => result as PostgresQueryResult<R>)
           .catch((err: unknown) => {
             // A table changed under a statement this connection prepared (a migration by another
             // process): the connection is dropped on release, its successor prepares afresh.
@@ -125,6 +128,40 @@ function timedPool(pool: pg.Pool): PostgresPool {
   };
 }
 
+/**
+ * The mark of a statement whose best plan does not depend on its values (lookups by primary or
+ * unique key, or by a list of them): this comment right after SELECT, in raw SQL, or a Kysely
+ * select's `.modifyFront(GENERIC_PLAN)`. Such a statement runs with `plan_cache_mode =
+ * force_generic_plan`, so each connection plans it once instead of on every execution (see
+ * `prepared`): planning was 90 % of a name page's database time at a million names (0.2–0.6 ms per
+ * statement, on tables with many indexes, against 0.02–0.05 ms of execution). A statement whose
+ * plan depends on its values (a range, a skewed status, a search) must not carry the mark.
+ */
+export const GENERIC_PLAN = sql.raw('/* generic plan */');
+const MARKED_GENERIC = /^\s*select\s+\/\* generic plan \*\//i;
+
+/**
+ * Each connection's plan mode as last set: `generic` after a marked statement, `session` (the
+ * connection's own: force_custom_plan unless the URL's options say otherwise) after an unmarked
+ * one; none for a new connection (in its session mode); `unknown` while a SET runs or after one
+ * failed. BEGIN and SAVEPOINT are unmarked, so they run in the session mode, and a rollback, which
+ * undoes every SET made since them, leaves the connection in it.
+ */
+const planModes = new WeakMap<pg.PoolClient, 'generic' | 'session' | 'unknown'>();
+
+/** The SET that puts `client` in the plan mode `text` needs when it is not in it; else undefined. */
+function planModeSwitch(client: pg.PoolClient, text: string): Promise<unknown> | undefined {
+  const current = planModes.get(client) ?? 'session';
+  if (/^\s*rollback\b/i.test(text)) {
+    if (current !== 'unknown') planModes.set(client, 'session');
+    return undefined;
+  }
+  const wanted = MARKED_GENERIC.test(text) ? 'generic' : 'session';
+  if (current === wanted) return undefined;
+  planModes.set(client, 'unknown');
+  return client.query(wanted === 'generic' ? 'SET plan_cache_mode = force_generic_plan' : 'RESET plan_cache_mode').then(() => planModes.set(client, wanted));
+}
+
 /** Distinct statements one connection prepares at most; later new ones run unnamed. */
 const PREPARED_PER_CONNECTION = 500;
 const preparedBy = new WeakMap<pg.PoolClient, Set<string>>();
@@ -135,7 +172,7 @@ const names = new Map<string, string>();
  * parameterized text once per connection instead of on every request, which costs more than
  * running most of our indexed queries. Plans are still made per execution with the actual values
  * (`plan_cache_mode = force_custom_plan`, set on every connection by createPool), so a skewed
- * value never gets a generic plan. Texts without parameters (multi-statement scripts, SET,
+ * value never gets a generic plan; a statement marked GENERIC_PLAN is planned once instead. Texts without parameters (multi-statement scripts, SET,
  * BEGIN) stay unnamed.
  */
 function prepared(client: pg.PoolClient, text: string, values: unknown[]): pg.QueryConfig {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db/client.js';
+import { GENERIC_PLAN, type Executor } from '../db/client.js';
 
 export interface NameRecord {
   id: number;
@@ -53,6 +53,7 @@ export async function nameRecords(db: Executor, ids: readonly number[]): Promise
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('ens_names as n')
+    .modifyFront(GENERIC_PLAN)
     .leftJoin('name_view_counts as v', 'v.ens_name_id', 'n.id')
     .select((eb) => [
       'n.id', 'n.name', 'n.label', 'n.token_id', 'n.namehash', 'n.owner_address', 'n.registrant_address', 'n.registration_date', 'n.expiry_date',
@@ -73,6 +74,7 @@ export async function activeListings(db: Executor, ids: readonly number[]): Prom
   if (ids.length === 0) return out;
   const rows = await db
     .selectFrom('listings')
+    .modifyFront(GENERIC_PLAN)
     .select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'status', 'seller_address', 'order_hash', 'order_data', 'expires_at', 'created_at', 'source', 'broker_address', 'broker_fee_bps'])
     .where('ens_name_id', 'in', ids)
     .where('status', '=', 'active')

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Executor } from '../db/client.js';
+import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import { DAY } from '../lib/time.js';
 import type { SearchFilters } from './filters.js';
 import { SORT_KEYS } from '../contracts/search.js';
@@ -428,5 +428,5 @@ export async function idsAmongNames(db: Executor, names: readonly string[], filt
 
 /** The id of a searchable name, or undefined. */
 export async function findNameId(db: Executor, name: string): Promise<{ id: number; clubs: string[] } | undefined> {
-  return db.selectFrom('ens_names').select(['id', 'clubs']).where('name', '=', name).where('searchable', '=', true).executeTakeFirst();
+  return db.selectFrom('ens_names').modifyFront(GENERIC_PLAN).select(['id', 'clubs']).where('name', '=', name).where('searchable', '=', true).executeTakeFirst();
 }

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Executor } from '../db/client.js';
+import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
@@ -47,10 +47,11 @@ export interface ResultRow {
 /**
  * The result rows of the ids `source` yields as `p(id, ord)`, in `ord` order: each name by its
  * primary key and its listings aggregated from the active-listing index, in one statement
- * (amounts as text: JSON numbers lose digits). An id without a name gives no row.
+ * (amounts as text: JSON numbers lose digits). An id without a name gives no row. `generic`: the
+ * source is a list of keys (ids, labels), whose plan does not depend on them (GENERIC_PLAN).
  */
-async function resultRowsFrom<R extends ResultRow = ResultRow>(db: Executor, source: RawBuilder<unknown>, extra: RawBuilder<unknown> = sql``): Promise<R[]> {
-  const { rows } = await sql<R>`SELECT n.id, n.name, n.token_id, n.owner_address, n.expiry_date, n.registration_date, n.clubs, n.has_emoji,
+async function resultRowsFrom<R extends ResultRow = ResultRow>(db: Executor, source: RawBuilder<unknown>, extra: RawBuilder<unknown> = sql``, plan: 'generic' | 'custom' = 'custom'): Promise<R[]> {
+  const { rows } = await sql<R>`SELECT ${plan === 'generic' ? GENERIC_PLAN : sql``} n.id, n.name, n.token_id, n.owner_address, n.expiry_date, n.registration_date, n.clubs, n.has_emoji,
       n.label ~ '[0-9]' AS has_numbers, n.last_sale_date, n.last_sale_price_wei, n.last_sale_currency, n.highest_offer_wei, n.highest_offer_currency,
       n.highest_offer_id, n.upvotes, n.downvotes, n.net_score, n.watchers_count,
       (SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
@@ -80,7 +81,7 @@ export const resultRows: PageReader<ResultRow> = (db, page) => resultRowsFrom(db
 export async function loadSearchResults(db: Executor, ids: readonly number[], viewerId?: number): Promise<SearchResult[]> {
   if (ids.length === 0) return [];
   const [rows, viewer] = await Promise.all([
-    resultRowsFrom(db, sql`unnest(${[...ids]}::bigint[]) WITH ORDINALITY AS p(id, ord)`),
+    resultRowsFrom(db, sql`unnest(${[...ids]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, sql``, 'generic'),
     viewerState(db, ids, viewerId),
   ]);
   return rows.map((row) => toResult(row, viewer));
@@ -95,7 +96,7 @@ export async function loadSearchResultsOfNames(db: Executor, names: readonly str
   const labels = names.filter((n) => n.endsWith('.eth')).map((n) => n.slice(0, -'.eth'.length));
   if (labels.length === 0) return new Map();
   const rows = await resultRowsFrom(db, sql`(SELECT f.id, t.ord FROM unnest(${labels}::text[]) WITH ORDINALITY AS t(label, ord)
-    JOIN ens_names f ON (f.label COLLATE "C") = t.label AND f.searchable) p`);
+    JOIN ens_names f ON (f.label COLLATE "C") = t.label AND f.searchable) p`, sql``, 'generic');
   const results = await searchResultsOf(db, rows, viewerId);
   return new Map(results.map((r) => [r.name, r]));
 }

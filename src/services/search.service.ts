@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { GENERIC_PLAN } from '../db/client.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { InvalidNameError, parseEthName } from '../lib/ens.js';
@@ -120,6 +121,7 @@ export class SearchService {
       loadSearchResults(db, [found.id], viewer?.id),
       db
         .selectFrom('offers')
+        .modifyFront(GENERIC_PLAN)
         .innerJoin('ens_names', 'ens_names.id', 'offers.ens_name_id')
         .select([
           'offers.id', 'offers.ens_name_id', 'offers.buyer_address', 'offers.offer_amount_wei', 'offers.currency_address',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { createDb, createPool, type Db } from '../../src/db/client.js';
+import { createDb, createPool, GENERIC_PLAN, type Db } from '../../src/db/client.js';
 import { createTestDatabase } from '../helpers/app.js';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -42,6 +42,35 @@ test('a parameterized query is prepared once per connection and planned with its
     await sql`SELECT count(*) FROM prep_probe`.execute(conn);
     const all = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(conn);
     assert.equal(all.rows[0].n, 1);
+  });
+});
+
+test('a statement marked GENERIC_PLAN is planned once per connection; unmarked ones stay planned per execution, also after a rollback', async () => {
+  await db.connection().execute(async (conn) => {
+    const marked = (id: number) => conn.selectFrom('prep_probe' as never).modifyFront(GENERIC_PLAN).select(sql<string>`label`.as('label')).where(sql.ref('id'), '=', id).executeTakeFirst();
+    const unmarked = (id: number) => conn.selectFrom('prep_probe' as never).select(sql<string>`label || '!'`.as('label')).where(sql.ref('id'), '=', id).executeTakeFirst();
+    const plans = async () => {
+      const { rows } = await sql<{ statement: string; custom_plans: number; generic_plans: number }>`
+        SELECT statement, custom_plans, generic_plans FROM pg_prepared_statements WHERE statement LIKE '%prep_probe%'`.execute(conn);
+      const of = (m: boolean) => rows.find((r) => r.statement.includes('generic plan') === m);
+      return { marked: of(true) && { custom: of(true)!.custom_plans, generic: of(true)!.generic_plans }, unmarked: of(false) && { custom: of(false)!.custom_plans, generic: of(false)!.generic_plans } };
+    };
+    for (const id of [1, 2, 3]) assert.deepEqual(await marked(id), { label: `l${id}` });
+    // (PostgreSQL counts the executions that used each kind of plan)
+    assert.deepEqual((await plans()).marked, { custom: 0, generic: 3 });
+    // back to the connection's own mode for an unmarked statement, and to generic for a marked one
+    for (const id of [4, 5]) assert.deepEqual(await unmarked(id), { label: `l${id}!` });
+    assert.deepEqual(await marked(6), { label: 'l6' });
+    assert.deepEqual(await plans(), { marked: { custom: 0, generic: 4 }, unmarked: { custom: 2, generic: 0 } });
+    // a rollback undoes the mode set inside its transaction: the next marked statement sets it again
+    await sql`BEGIN`.execute(conn);
+    assert.deepEqual(await marked(7), { label: 'l7' });
+    await sql`ROLLBACK`.execute(conn);
+    assert.deepEqual(await marked(8), { label: 'l8' });
+    assert.deepEqual(await unmarked(9), { label: 'l9!' });
+    assert.deepEqual(await plans(), { marked: { custom: 0, generic: 6 }, unmarked: { custom: 3, generic: 0 } });
+    const mode = await sql<{ mode: string }>`SELECT current_setting('plan_cache_mode') AS mode`.execute(conn);
+    assert.equal(mode.rows[0].mode, 'force_custom_plan');
   });
 });
 
