@@ -138,7 +138,8 @@ function timedPool(pool: pg.Pool): PostgresPool {
  * plan depends on its values (a range, a skewed status, a search) must not carry the mark.
  */
 export const GENERIC_PLAN = sql.raw('/* generic plan */');
-const MARKED_GENERIC = /^\s*select\s+\/\* generic plan \*\//i;
+/** The mark at the head of the statement (Kysely puts a select's front modifiers after DISTINCT ON). */
+const MARKED_GENERIC = /^\s*select\s+(distinct\s+on\s*\([^)]*\)\s*)?\/\* generic plan \*\//i;
 
 /**
  * Each connection's plan mode as last set: `generic` after a marked statement, `session` (the

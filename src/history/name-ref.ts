@@ -1,5 +1,5 @@
 import { AppError, type ErrorCode } from '../errors.js';
-import type { Executor } from '../db/client.js';
+import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import { InvalidNameError, parseEthName } from '../lib/ens.js';
 
 export interface NameRef {
@@ -19,7 +19,7 @@ export async function resolveName(db: Executor, raw: string, notFound: ErrorCode
     if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid name: ${e.message}`, { field });
     throw e;
   }
-  const row = await db.selectFrom('ens_names').select(['id', 'name']).where('name', '=', name).executeTakeFirst();
+  const row = await db.selectFrom('ens_names').modifyFront(GENERIC_PLAN).select(['id', 'name']).where('name', '=', name).executeTakeFirst();
   if (!row) throw new AppError(notFound, `${name} is not in the marketplace`);
   return row;
 }

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { GENERIC_PLAN } from '../db/client.js';
 import { formatUnits, type Hex } from 'viem';
 import type { Deps } from '../deps.js';
 import { cached } from '../infra/cache.js';
@@ -168,7 +169,7 @@ export class ProfileService {
    */
   async primaryName(address: string): Promise<PrimaryName> {
     const db = this.deps.db;
-    const stored = await db.selectFrom('primary_names').select(['name', 'checked_at']).where('address', '=', address).executeTakeFirst();
+    const stored = await db.selectFrom('primary_names').modifyFront(GENERIC_PLAN).select(['name', 'checked_at']).where('address', '=', address).executeTakeFirst();
     const fromStore: PrimaryName = stored ? { name: stored.name, source: 'cache', checkedAt: stored.checked_at } : { name: null, source: null, checkedAt: null };
     const rpc = this.deps.rpc;
     if (!rpc || (stored && Date.now() - stored.checked_at.getTime() < PRIMARY_NAME_TTL_MS)) return fromStore;

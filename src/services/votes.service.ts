@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { GENERIC_PLAN } from '../db/client.js';
 import { addVotes } from '../db/repositories/ens-names.repository.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
@@ -123,7 +124,7 @@ export class VoteService {
       if (e instanceof InvalidNameError) throw new AppError('ENS_NAME_NOT_FOUND', 'ENS name not found');
       throw e;
     }
-    const row = await this.deps.db.selectFrom('ens_names').select(['id', 'name', 'upvotes', 'downvotes', 'net_score']).where('name', '=', name).executeTakeFirst();
+    const row = await this.deps.db.selectFrom('ens_names').modifyFront(GENERIC_PLAN).select(['id', 'name', 'upvotes', 'downvotes', 'net_score']).where('name', '=', name).executeTakeFirst();
     if (!row) throw new AppError('ENS_NAME_NOT_FOUND', 'ENS name not found');
     const mine = viewerId === undefined
       ? undefined
@@ -176,6 +177,7 @@ export class VoteService {
     if (ids.length === 0) return new Map();
     const rows = await this.deps.db
       .selectFrom('listings')
+      .modifyFront(GENERIC_PLAN)
       .distinctOn('ens_name_id')
       .select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'status', 'source'])
       .where('ens_name_id', 'in', ids)

@@ -69,8 +69,14 @@ test('a statement marked GENERIC_PLAN is planned once per connection; unmarked o
     assert.deepEqual(await marked(8), { label: 'l8' });
     assert.deepEqual(await unmarked(9), { label: 'l9!' });
     assert.deepEqual(await plans(), { marked: { custom: 0, generic: 6 }, unmarked: { custom: 3, generic: 0 } });
+    // Kysely writes a select's front modifiers after DISTINCT ON: the mark counts there too
+    const distinct = await conn.selectFrom('prep_probe' as never).distinctOn(sql.ref('label')).modifyFront(GENERIC_PLAN).select(sql<number>`id`.as('id'))
+      .where(sql.ref('id'), '=', 10).orderBy(sql.ref('label')).execute();
+    assert.deepEqual(distinct, [{ id: 10 }]);
+    const { rows } = await sql<{ generic_plans: number }>`SELECT generic_plans FROM pg_prepared_statements WHERE statement LIKE '%distinct on%'`.execute(conn);
+    assert.deepEqual(rows, [{ generic_plans: 1 }]);
     const mode = await sql<{ mode: string }>`SELECT current_setting('plan_cache_mode') AS mode`.execute(conn);
-    assert.equal(mode.rows[0].mode, 'force_custom_plan');
+    assert.equal(mode.rows[0].mode, 'force_custom_plan'); // (this statement is unmarked)
   });
 });
 
