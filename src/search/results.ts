@@ -65,10 +65,10 @@ async function resultRowsFrom<R extends ResultRow = ResultRow>(db: Executor, sou
 /**
  * Result rows of the ids `source` yields as `p(id, ord, …)` with `extra` columns beside them
  * (`, p.total AS trend_total`: figures the page was ranked by), in one statement. An extra column
- * must not take the name of a result row's column (it would replace it).
+ * must not take the name of a result row's column (it would replace it). `plan`: as resultRowsFrom's.
  */
-export const resultRowsWith = <E extends object>(db: Executor, source: RawBuilder<unknown>, extra: RawBuilder<unknown>): Promise<(ResultRow & E)[]> =>
-  resultRowsFrom<ResultRow & E>(db, source, extra);
+export const resultRowsWith = <E extends object>(db: Executor, source: RawBuilder<unknown>, extra: RawBuilder<unknown>, plan: 'generic' | 'custom' = 'custom'): Promise<(ResultRow & E)[]> =>
+  resultRowsFrom<ResultRow & E>(db, source, extra, plan);
 
 /** Reads a page of global search as result rows: the page's ids and their rows are one statement. */
 export const resultRows: PageReader<ResultRow> = (db, page) => resultRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`);
