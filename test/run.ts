@@ -81,8 +81,8 @@ const named = process.argv.slice(2);
  * run, which has no times of its own (refresh: copy node_modules/.cache/ensm-test-times.json there).
  */
 const baseTimes = new Map<string, number>(Object.entries(JSON.parse(readFileSync('test/file-times.json', 'utf8')) as Record<string, number>));
-/** A file known to neither (a new one): a self-contained one is long, another average. */
-const weightOf = (f: { f: string; selfContained: boolean }) => lastTimes.get(f.f) ?? baseTimes.get(f.f) ?? (f.selfContained ? 60_000 : 5_000);
+/** A file known to neither (a new one): a self-contained one is long, another average. At least 1 ms, so no group is left empty. */
+const weightOf = (f: { f: string; selfContained: boolean }) => Math.max(1, lastTimes.get(f.f) ?? baseTimes.get(f.f) ?? (f.selfContained ? 60_000 : 5_000));
 const files = (named.length > 0 ? named : testFiles('test'))
   .map((f) => ({ f, selfContained: SELF_CONTAINED.test(readFileSync(f, 'utf8')) }))
   .filter(({ selfContained }) => named.length > 0 || process.env.SKIP_SELF_CONTAINED_TESTS !== '1' || !selfContained)

@@ -104,8 +104,7 @@ function timedPool(pool: pg.Pool): PostgresPool {
         if (/^\s*set\s+(local\s+)?statement_timeout/i.test(sqlOrCursor)) limit = 0;
         const statement = prepared(client, sqlOrCursor, parameters as unknown[]);
         const switching = planModeSwitch(client, sqlOrCursor);
-        const running = (switching ? switching.then(() => client.query(statement)) : client.query(statement) as unknown as Promise<unknown>)
-          .then((result) => result as PostgresQueryResult<R>)
+        const running = ((switching ? switching.then(() => client.query(statement)) : client.query(statement)) as unknown as Promise<PostgresQueryResult<R>>)
           .catch((err: unknown) => {
             // A table changed under a statement this connection prepared (a migration by another
             // process): the connection is dropped on release, its successor prepares afresh.
@@ -173,8 +172,8 @@ const names = new Map<string, string>();
  * parameterized text once per connection instead of on every request, which costs more than
  * running most of our indexed queries. Plans are still made per execution with the actual values
  * (`plan_cache_mode = force_custom_plan`, set on every connection by createPool), so a skewed
- * value never gets a generic plan; a statement marked GENERIC_PLAN is planned once instead. Texts without parameters (multi-statement scripts, SET,
- * BEGIN) stay unnamed.
+ * value never gets a generic plan; a statement marked GENERIC_PLAN is planned once instead. Texts
+ * without parameters (multi-statement scripts, SET, BEGIN) stay unnamed.
  */
 function prepared(client: pg.PoolClient, text: string, values: unknown[]): pg.QueryConfig {
   if (values.length === 0) return { text, values };
