@@ -142,6 +142,8 @@ export class VoteService {
     const [rows, total] = await Promise.all([
       db
         .selectFrom('ens_names')
+        // one plan whatever the page: each sort has its own partial index in its order (GENERIC_PLAN)
+        .modifyFront(GENERIC_PLAN)
         .select(['id', 'name', 'token_id', 'owner_address', 'upvotes', 'downvotes', 'net_score'])
         .where(HAS_VOTES)
         .orderBy(column, 'desc')
