@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { Executor } from '../db/client.js';
+import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { ListingStatus } from '../db/schema.js';
 import { countOfParts, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
 
@@ -88,6 +88,17 @@ const COLUMNS = [
 ] as const;
 
 /**
+ * Whether a page's plan is the same whatever the values (GENERIC_PLAN, planned once per connection:
+ * planning was 1.5 ms of a page's 3 ms in PostgreSQL): each status part is an ordered range of its
+ * sort's index, a seller's an ordered range of theirs. A price range under another sort is not: a
+ * narrow range is best read by price and sorted, a wide one in the sort's order (a generic plan
+ * walked every active listing for an empty range: 260 ms against 0.08).
+ */
+function planIsGeneric(f: ListingFilters, sort: ListingSort): boolean {
+  return sort === 'price' || (f.minPrice === undefined && f.maxPrice === undefined);
+}
+
+/**
  * One page of listings. Sorts break ties on id in the same direction, so pages never overlap. A
  * status made of several parts reads the first `offset + limit` of each part in order and merges
  * them, so every part stays an ordered index scan.
@@ -102,15 +113,19 @@ export async function listListings(db: Executor, f: ListingFilters, sort: Listin
   const parts = statusParts(f.status).map((part, i) => (isPastEndPart(f.status, i) ? few(part) : dense(part)));
   const page = pageOfParts(db, parts, order, limit, offset).as('pg');
   const rows = await withName(db).innerJoin(page, 'pg.id', 'l.id')
+    .$if(planIsGeneric(f, sort), (qb) => qb.modifyFront(GENERIC_PLAN))
     .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])
     .orderBy('pg.k', order).orderBy('pg.id', order)
     .execute();
   return rows as ListingRow[];
 }
 
-/** How many listings match, counting at most `cap` (+1 tells "more than cap") per status part. */
+/**
+ * How many listings match, counting at most `cap` (+1 tells "more than cap") per status part; one
+ * plan for all values (a count reads a seller's range, else a price range or the status's range).
+ */
 export async function countListings(db: Executor, f: ListingFilters, cap?: number): Promise<number> {
-  return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap);
+  return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap, true);
 }
 
 export async function findListingsByIds(db: Executor, ids: readonly number[]): Promise<ListingRow[]> {

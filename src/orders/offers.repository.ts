@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { Executor } from '../db/client.js';
+import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { OfferStatus } from '../db/schema.js';
 import { countOfParts, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
 
@@ -86,6 +86,15 @@ export async function findOfferById(db: Executor, id: number): Promise<OfferRow 
   return (await findOffersByIds(db, [id]))[0];
 }
 
+/**
+ * Whether an offer list's plan is the same whatever the values (GENERIC_PLAN): a buyer's offers, a
+ * name's and a status's are each an ordered range of their index. Not an owner's: their names
+ * are a few or tens of thousands, read name by name or by walking the offers, by their number.
+ */
+function planIsGeneric(f: OfferFilters): boolean {
+  return f.owner === undefined;
+}
+
 /** One page of offers, newest first by default; ties break on id in the same direction (see listListings for the parts). */
 export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<OfferRow[]> {
   const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
@@ -99,6 +108,7 @@ export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort,
     .selectFrom('offers as o')
     .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
     .innerJoin(page, 'pg.id', 'o.id')
+    .$if(planIsGeneric(f), (qb) => qb.modifyFront(GENERIC_PLAN))
     .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])
     .orderBy('pg.k', order).orderBy('pg.id', order)
     .execute();
@@ -107,7 +117,7 @@ export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort,
 
 /** How many offers match, counting at most `cap` (+1 tells "more than cap") per status part. */
 export async function countOffers(db: Executor, f: OfferFilters, cap?: number): Promise<number> {
-  return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap);
+  return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap, planIsGeneric(f));
 }
 
 export interface NewOffer {

@@ -1,6 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Cache } from '../infra/cache.js';
-import type { Executor } from '../db/client.js';
+import { GENERIC_PLAN, type Executor } from '../db/client.js';
 
 /**
  * Lists filtered by a status that is several index ranges (e.g. `expired` = written expired, or
@@ -11,7 +11,9 @@ import type { Executor } from '../db/client.js';
 /**
  * One page of `{id, k}` as a subquery, not run: each part selects `id` and its sort key `k`,
  * already ordered. The caller joins its rows to the page and orders by `k`, then `id`, so a page
- * and its rows are one round trip.
+ * and its rows are one round trip. The page's size is written into the text (one text per size,
+ * 1 to 100): a generic plan takes a parameter's LIMIT for a tenth of the rows, and joined 13,000
+ * offers by hash to a sequential scan of them (135 ms) where the page's 20 need 20 key lookups.
  */
 export function pageOfParts<DB, TB extends keyof DB>(
   db: Executor,
@@ -20,13 +22,15 @@ export function pageOfParts<DB, TB extends keyof DB>(
   limit: number,
   offset: number,
 ) {
-  if (parts.length === 1) return parts[0].limit(limit).offset(offset);
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`page size ${limit} is not a whole number`);
+  const size = sql.lit(limit);
+  if (parts.length === 1) return parts[0].limit(size).offset(offset);
   return db
     .selectFrom(parts.map((p, i) => db.selectFrom(p.limit(offset + limit).as(`p${i}`)).select(['id', 'k'])).reduce((all, p) => all.unionAll(p)).as('u'))
     .select(['u.id', 'u.k'])
     .orderBy('u.k', order)
     .orderBy('u.id', order)
-    .limit(limit)
+    .limit(size)
     .offset(offset) as unknown as SelectQueryBuilder<DB, TB, { id: number; k: unknown }>;
 }
 
@@ -50,12 +54,17 @@ export function fewRowsPart<DB, TB extends keyof DB>(db: Executor, ids: SelectQu
     .orderBy('k', order).orderBy('s.id', order);
 }
 
-/** How many rows the parts match, counting at most `cap` (+1 tells "more than cap") per part. */
-export async function countOfParts<DB, TB extends keyof DB>(db: Executor, parts: SelectQueryBuilder<DB, TB, object>[], cap?: number): Promise<number> {
+/**
+ * How many rows the parts match, counting at most `cap` (+1 tells "more than cap") per part. With
+ * `generic`, each count is planned once per connection (GENERIC_PLAN): right when every filter of
+ * the parts is a range of one index whatever its values.
+ */
+export async function countOfParts<DB, TB extends keyof DB>(db: Executor, parts: SelectQueryBuilder<DB, TB, object>[], cap?: number, generic = false): Promise<number> {
   let total = 0;
   for (const part of parts) {
     const inner = part.select(sql`1`.as('one')).$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
-    const row = await db.selectFrom(inner.as('s')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db.selectFrom(inner.as('s')).$if(generic, (qb) => qb.modifyFront(GENERIC_PLAN))
+      .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     total += Number(row.n);
   }
   return cap === undefined ? total : Math.min(total, cap + 1);

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { createDb, createPool, GENERIC_PLAN, type Db } from '../../src/db/client.js';
+import { countListings, listListings } from '../../src/orders/listings.repository.js';
+import { countOffers, listOffers } from '../../src/orders/offers.repository.js';
 import { createTestDatabase } from '../helpers/app.js';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -77,6 +79,39 @@ test('a statement marked GENERIC_PLAN is planned once per connection; unmarked o
     assert.deepEqual(rows, [{ generic_plans: 1 }]);
     const mode = await sql<{ mode: string }>`SELECT current_setting('plan_cache_mode') AS mode`.execute(conn);
     assert.equal(mode.rows[0].mode, 'force_custom_plan'); // (this statement is unmarked)
+  });
+});
+
+test('list pages are planned once where their plan cannot depend on the values, per request where it can', async () => {
+  await db.connection().execute(async (conn) => {
+    const seller = `0x${'a'.repeat(40)}`;
+    const statement = async (run: () => Promise<unknown>) => {
+      await sql`DEALLOCATE ALL`.execute(conn);
+      await run();
+      const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%from "listings"%' OR statement LIKE '%from "offers"%'`.execute(conn);
+      assert.equal(rows.length, 1, JSON.stringify(rows));
+      return rows[0].statement;
+    };
+    const generic = (text: string) => /^select \/\* generic plan \*\//.test(text);
+    const active = { status: 'active', graceDays: 90 } as const;
+    // a status, a seller: ordered ranges of their indexes, whatever the values
+    for (const f of [active, { ...active, seller }]) {
+      const text = await statement(() => listListings(conn, f, 'created', 'desc', 20, 40));
+      assert.ok(generic(text), text);
+      // the page's size is in the text: a parameter's LIMIT is planned as a tenth of the table
+      assert.match(text, /limit 20 offset \$\d+\) as "pg"/);
+      assert.ok(generic(await statement(() => countListings(conn, f, 1000))));
+    }
+    // a price range under the price sort is one range of that sort's index; under another sort, the
+    // best plan depends on how narrow the range is
+    assert.ok(generic(await statement(() => listListings(conn, { ...active, minPrice: '5' }, 'price', 'asc', 20, 0))));
+    assert.ok(!generic(await statement(() => listListings(conn, { ...active, minPrice: '5' }, 'created', 'desc', 20, 0))));
+    assert.ok(!generic(await statement(() => listListings(conn, { ...active, maxPrice: '5' }, 'expiry', 'asc', 20, 0))));
+    // offers: a buyer's, a status's are generic; an owner's (a few names or tens of thousands) are not
+    assert.ok(generic(await statement(() => listOffers(conn, { buyer: seller }, 'created', 'desc', 20, 0))));
+    assert.ok(generic(await statement(() => countOffers(conn, { status: 'pending' }, 1000))));
+    assert.ok(!generic(await statement(() => listOffers(conn, { owner: seller }, 'amount', 'desc', 20, 0))));
+    assert.ok(!generic(await statement(() => countOffers(conn, { owner: seller }, 1000))));
   });
 });
 
