@@ -327,6 +327,7 @@ export interface Offers {
   expires_at: Timestamp | null;
   id: Generated<number>;
   last_validated_at: Timestamp | null;
+  name_owner_address: string | null;
   offer_amount_wei: Wei;
   order_data: JsonText<Record<string, unknown>>;
   order_hash: string;

@@ -62,7 +62,7 @@ function filtered(db: Executor, f: OfferFilters, part: RawBuilder<SqlBool> | und
     .$if(part !== undefined, (qb) => qb.where(part!))
     .$if(f.buyer !== undefined, (qb) => qb.where('o.buyer_address', '=', f.buyer!))
     .$if(f.ensNameId !== undefined, (qb) => qb.where('o.ens_name_id', '=', f.ensNameId!))
-    .$if(f.owner !== undefined, (qb) => qb.where('o.ens_name_id', 'in', db.selectFrom('ens_names').select('id').where('owner_address', '=', f.owner!)));
+    .$if(f.owner !== undefined, (qb) => qb.where('o.name_owner_address', '=', f.owner!));
 }
 
 const COLUMNS = [
@@ -87,15 +87,10 @@ export async function findOfferById(db: Executor, id: number): Promise<OfferRow 
 }
 
 /**
- * Whether an offer list's plan is the same whatever the values (GENERIC_PLAN): a buyer's offers, a
- * name's and a status's are each an ordered range of their index. Not an owner's: their names
- * are a few or tens of thousands, read name by name or by walking the offers, by their number.
+ * One page of offers, newest first by default; ties break on id in the same direction (see
+ * listListings for the parts). One plan whatever the values (GENERIC_PLAN): a buyer's, an owner's
+ * (0028), a name's and a status's offers are each a range of their index.
  */
-function planIsGeneric(f: OfferFilters): boolean {
-  return f.owner === undefined;
-}
-
-/** One page of offers, newest first by default; ties break on id in the same direction (see listListings for the parts). */
 export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<OfferRow[]> {
   const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
   const dense = (part: RawBuilder<SqlBool> | undefined) =>
@@ -108,16 +103,16 @@ export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort,
     .selectFrom('offers as o')
     .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
     .innerJoin(page, 'pg.id', 'o.id')
-    .$if(planIsGeneric(f), (qb) => qb.modifyFront(GENERIC_PLAN))
+    .modifyFront(GENERIC_PLAN)
     .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])
     .orderBy('pg.k', order).orderBy('pg.id', order)
     .execute();
   return rows as OfferRow[];
 }
 
-/** How many offers match, counting at most `cap` (+1 tells "more than cap") per status part. */
+/** How many offers match, counting at most `cap` (+1 tells "more than cap") per status part; one plan for all values. */
 export async function countOffers(db: Executor, f: OfferFilters, cap?: number): Promise<number> {
-  return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap, planIsGeneric(f));
+  return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap, true);
 }
 
 export interface NewOffer {

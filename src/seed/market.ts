@@ -118,7 +118,7 @@ export class MarketGenerator {
     const live = status === 'pending' || status === 'unfunded';
     await this.w.offers.add([id, name.id, buyer, amount.toString(), this.currencies[currency], hash, data, status, this.rng.chance(0.85) ? 'grails' : 'opensea',
       iso(created), iso(extra.updated ?? created), iso(end), live ? iso(this.now - this.rng.between(0, 12 * HOUR)) : null,
-      extra.unfundedAt === undefined ? null : iso(extra.unfundedAt), extra.unfundedAt === undefined ? null : 'insufficient_balance']);
+      extra.unfundedAt === undefined ? null : iso(extra.unfundedAt), extra.unfundedAt === undefined ? null : 'insufficient_balance', name.owner]);
     if (status === 'pending') this.summaries.offer(name.id, id, amount, this.currencies[currency], created, end);
     const event = { nameId: name.id, actor: buyer, counterparty: owner, price: amount.toString(), currency: this.currencies[currency], platform: 'grails' };
     this.log.add({ ...event, type: 'offer_made', metadata: { offer_id: id, cause: 'placed' }, at: created });

@@ -66,7 +66,7 @@ const COLUMNS = {
   listings: ['id', 'ens_name_id', 'seller_address', 'price_wei', 'currency_address', 'order_hash', 'order_data', 'status', 'source', 'created_at', 'updated_at',
     'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'broker_address', 'broker_fee_bps', 'ens_name', 'name_expiry_date', 'value_wei'],
   offers: ['id', 'ens_name_id', 'buyer_address', 'offer_amount_wei', 'currency_address', 'order_hash', 'order_data', 'status', 'source', 'created_at', 'updated_at',
-    'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason'],
+    'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'name_owner_address'],
   sales: ['id', 'ens_name_id', 'seller_address', 'buyer_address', 'price_wei', 'currency_address', 'order_hash', 'listing_id', 'offer_id', 'tx_hash', 'log_index', 'source', 'sold_at'],
   notifications: ['id', 'recipient_address', 'type', 'ens_name_id', 'title', 'message', 'metadata', 'created_at', 'sent_at', 'read_at'],
   votes: ['user_id', 'ens_name_id', 'vote', 'created_at', 'updated_at'],
@@ -94,7 +94,8 @@ const REPLACED: Partial<Record<Table, ReplacedTriggers>> = {
   listings: { triggers: ['listings_copy_name', 'listings_value_in_eth', 'listings_rollup_ins'] },
   registrations: rollupMarks('registrations'),
   sales: rollupMarks('sales'),
-  offers: rollupMarks('offers'),
+  // the owner of the offer's name (0028, a read of the name per row): the rows carry it
+  offers: { triggers: ['offers_copy_owner', 'offers_rollup_ins'] },
   vote_events: rollupMarks('vote_events'),
   name_views_daily: rollupMarks('name_views_daily'),
 };

@@ -200,6 +200,14 @@ describe('offers: reading and PUT /api/v1/offers/:id', () => {
     assert.equal(expired.pagination.total, 2);
     assert.deepEqual((await ids(`/api/v1/offers?owner=${addressOf(6)}&status=expired&sort=amount&order=asc&limit=1&page=2`)).ids, [x5]);
     assert.deepEqual((await ids(`/api/v1/offers?owner=${addressOf(6)}&status=pending`)).ids, [x3, x1]);
+    // a name that changes hands takes its offers to the new owner's list (however the owner is written)
+    await t.container.db.updateTable('ens_names').set({ owner_address: addressOf(9) }).where('id', '=', o1.id).execute();
+    assert.deepEqual((await ids(`/api/v1/offers?owner=${addressOf(6)}`)).ids, [x4, x3, x5]);
+    assert.deepEqual((await ids(`/api/v1/offers/owner/${addressOf(9)}`)).ids, [x2, x1]);
+    // and an offer made after the transfer is the new owner's too
+    const x6 = (await insertOffer(t.container.db, 7, o1.id, 'filters-a.eth', 6n * ONE_ETH)).id;
+    assert.deepEqual((await ids(`/api/v1/offers?owner=${addressOf(9)}&status=pending`)).ids, [x6, x1]);
+    assert.deepEqual((await ids(`/api/v1/offers?owner=${addressOf(6)}&status=pending`)).ids, [x3]);
     const unknown = await t.app.inject({ method: 'GET', url: '/api/v1/offers/name/no-such-name.eth' });
     assert.equal(body(unknown).error.code, 'ENS_NAME_NOT_FOUND', show(unknown));
     const one = await t.app.inject({ method: 'GET', url: `/api/v1/offers/${x1}` });

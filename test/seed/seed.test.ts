@@ -175,6 +175,11 @@ describe('demo data seed', () => {
       WHERE l.ens_name IS DISTINCT FROM n.name OR l.name_expiry_date IS DISTINCT FROM n.expiry_date
         OR l.value_wei IS DISTINCT FROM trunc(eth_value_wei(l.price_wei, l.currency_address))`);
     assert.equal(copied.off, 0);
+    // each offer knows its name's owner (GET /offers?owner= reads it), as the trigger the load does without would write it
+    const [owned] = await q(`SELECT count(*) FILTER (WHERE o.name_owner_address IS DISTINCT FROM n.owner_address)::int AS off,
+      count(o.name_owner_address)::int AS known FROM offers o JOIN ens_names n ON n.id = o.ens_name_id`);
+    assert.equal(owned.off, 0);
+    assert.ok(owned.known > 0);
     const bad = await q(`SELECT l.id FROM listings l JOIN ens_names n ON n.id = l.ens_name_id
       WHERE l.status = 'active' AND (l.seller_address <> n.owner_address OR n.expiry_date <= $1::timestamptz - interval '90 days'
         OR l.expires_at <= $1 OR extract(epoch FROM l.expires_at)::bigint <> (l.order_data->'parameters'->>'endTime')::bigint)`, now);
