@@ -271,7 +271,7 @@ function byLengthPage(where: RawBuilder<unknown>, rank: RawBuilder<unknown>, ski
  * Runs the statement of a page's ids (in their order) and returns its rows: the ids alone, or the
  * rows a caller joins to them in the same statement (the results of global search).
  */
-export type PageReader<R extends { id: number }> = (db: Executor, page: RawBuilder<{ id: number }>) => Promise<R[]>;
+export type PageReader<R extends { id: number }> = (db: Executor, page: RawBuilder<{ id: number }>, plan: 'generic' | 'custom') => Promise<R[]>;
 
 const idRows: PageReader<{ id: number }> = async (db, page) => (await page.execute(db)).rows;
 
@@ -291,10 +291,14 @@ async function tieredPage<R extends { id: number }>(
     const where = and(tier.cond ? [...base, tier.cond] : base);
     const skip = Math.max(0, offset - before);
     const want = limit - page.length;
-    const statement = tier.byLength && unfiltered && skip + want <= SHORT_DEPTH
+    const short = tier.byLength && unfiltered && skip + want <= SHORT_DEPTH;
+    // A page whose conditions have no values (no text, no filter: the unfiltered sorts) has one best
+    // plan, an ordered walk of its sort's index: planned once (GENERIC_PLAN), its size in the text.
+    const generic = !short && where.compile(db).parameters.length === 0;
+    const statement = short
       ? byLengthPage(where, tier.rank, skip, want)
-      : sql<{ id: number }>`SELECT id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${want}`;
-    const found = await reader(db, statement);
+      : sql<{ id: number }>`SELECT ${generic ? GENERIC_PLAN : sql``} id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${generic ? sql.lit(want) : want}`;
+    const found = await reader(db, statement, generic ? 'generic' : 'custom');
     page.push(...found);
     if (page.length === limit) break;
     before += found.length > 0 || skip === 0 ? skip + found.length : (await cappedCount(db, where)).total;

@@ -71,7 +71,7 @@ export const resultRowsWith = <E extends object>(db: Executor, source: RawBuilde
   resultRowsFrom<ResultRow & E>(db, source, extra, plan);
 
 /** Reads a page of global search as result rows: the page's ids and their rows are one statement. */
-export const resultRows: PageReader<ResultRow> = (db, page) => resultRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`);
+export const resultRows: PageReader<ResultRow> = (db, page, plan) => resultRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`, sql``, plan);
 
 /**
  * Loads standard search results for name ids, in the order given. Indexed queries whatever the

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { createDb, createPool, GENERIC_PLAN, type Db } from '../../src/db/client.js';
 import { countListings, listListings } from '../../src/orders/listings.repository.js';
 import { countOffers, listOffers } from '../../src/orders/offers.repository.js';
+import { searchIds } from '../../src/search/query.js';
 import { createTestDatabase } from '../helpers/app.js';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -111,6 +112,24 @@ test('list pages are planned once where their plan cannot depend on the values, 
     assert.ok(generic(await statement(() => listOffers(conn, { buyer: seller }, 'created', 'desc', 20, 0))));
     assert.ok(generic(await statement(() => countOffers(conn, { status: 'pending' }, 1000))));
     assert.ok(generic(await statement(() => listOffers(conn, { owner: seller }, 'amount', 'desc', 20, 0))));
+  });
+});
+
+test('a search page without text or filters is planned once; with either, per request', async () => {
+  await db.connection().execute(async (conn) => {
+    const ctx = { now: new Date(), gracePeriodDays: 90, premiumPeriodDays: 21 };
+    const pages = async (spec: Parameters<typeof searchIds>[1]) => {
+      await sql`DEALLOCATE ALL`.execute(conn);
+      await searchIds(conn, spec, ctx);
+      const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement ~ '^SELECT .*id FROM ens_names WHERE'`.execute(conn);
+      assert.ok(rows.length > 0);
+      return rows.map((r) => r.statement.startsWith('SELECT /* generic plan */ id') && / LIMIT 20$/.test(r.statement));
+    };
+    const sort = { by: 'listing_date', order: 'desc' } as const;
+    // (a nullable sort key is two tiers, each a statement: the names with a listing, then the others)
+    assert.deepEqual(await pages({ filters: {}, sort, offset: 0, limit: 20 }), [true, true]);
+    assert.deepEqual(await pages({ filters: { minLength: 3 }, sort, offset: 0, limit: 20 }), [false, false]);
+    assert.deepEqual(await pages({ q: 'abc', filters: {}, sort: { by: 'alphabetical', order: 'asc' }, offset: 0, limit: 20 }), [false]);
   });
 });
 
