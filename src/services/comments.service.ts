@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Executor } from '../db/client.js';
+import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { COMMENT_MAX_CHARS } from '../contracts/comments.js';
@@ -107,6 +107,13 @@ function checkBody(raw: string, field: string): string {
   throw new AppError('VALIDATION_ERROR', message, { field, reason: clean.problem });
 }
 
+/**
+ * The mark of a page or count of comments that is planned once (GENERIC_PLAN): a name's, an
+ * author's, a cursor's, everyone's comments are each one index range whatever the values. Not an
+ * owner's, whose names are a few or tens of thousands.
+ */
+const planOnce = (f: CommentFilter) => (f.owner === undefined ? GENERIC_PLAN : sql``);
+
 const startOfUtcDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 
 /**
@@ -117,7 +124,7 @@ const startOfUtcDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.ge
 export class CommentService {
   constructor(private readonly deps: Pick<Deps, 'db' | 'config'>) {}
 
-  /** The filter's conditions on `c` (comments), except clubs, which need the name row. */
+  /** The filter's conditions on `c` (comments), except clubs, which need the name row (see planOnce). */
   private conditions(f: CommentFilter): RawBuilder<unknown> {
     const parts: RawBuilder<unknown>[] = [];
     if (f.ensNameId !== undefined) parts.push(sql`c.ens_name_id = ${f.ensNameId}`);
@@ -167,7 +174,7 @@ export class CommentService {
     const names = this.nameSet(f);
     let q: RawBuilder<{ id: number }>;
     if (names === undefined) {
-      q = sql`SELECT c.id FROM comments c WHERE ${where} ORDER BY c.id DESC LIMIT ${limit} OFFSET ${offset}`;
+      q = sql`SELECT ${planOnce(f)} c.id FROM comments c WHERE ${where} ORDER BY c.id DESC LIMIT ${sql.lit(limit)} OFFSET ${offset}`;
     } else if (await this.small(f)) {
       q = sql`
         SELECT x.id FROM (SELECT DISTINCT id FROM (${names}) s) n CROSS JOIN LATERAL (
@@ -186,13 +193,15 @@ export class CommentService {
     const where = this.conditions(f);
     const names = this.nameSet(f);
     let source: RawBuilder<unknown>;
+    let plan = sql``;
     if (names === undefined) {
       source = sql`SELECT 1 FROM comments c WHERE ${where}`;
+      plan = planOnce(f);
     } else {
       const large = this.inLargeSet(f, names);
       source = sql`SELECT 1 FROM comments c ${large.join} WHERE ${large.where} AND ${where}`;
     }
-    const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${source} LIMIT ${FEED_WINDOW + 1}) m`.execute(this.deps.db);
+    const r = await sql<{ n: number }>`SELECT ${plan} count(*)::int AS n FROM (${source} LIMIT ${FEED_WINDOW + 1}) m`.execute(this.deps.db);
     return r.rows[0]?.n ?? 0;
   }
 
@@ -200,6 +209,7 @@ export class CommentService {
   private async load(ids: number[], db: Executor = this.deps.db): Promise<Row[]> {
     if (ids.length === 0) return [];
     return db.selectFrom('comments as c')
+      .modifyFront(GENERIC_PLAN)
       .innerJoin('ens_names as n', 'n.id', 'c.ens_name_id')
       .innerJoin('users as u', 'u.id', 'c.user_id')
       .select(['c.id', 'c.ens_name_id', 'n.name', 'c.user_id', 'u.address as author_address', 'c.body', 'c.created_at', 'c.updated_at', 'n.owner_address', 'n.clubs'])
