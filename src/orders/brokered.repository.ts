@@ -1,11 +1,13 @@
 import { sql, type SqlBool } from 'kysely';
-import type { Executor } from '../db/client.js';
+import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { ListingStatus } from '../db/schema.js';
 import { EFFECTIVE_STATUS, statusParts } from './listings.repository.js';
 
 /**
  * Reads of brokered listings, all over the partial index `listings_broker_idx` (0012): one broker's
- * listings, or every brokered listing for the stats; never the rest of the listings table.
+ * listings, or every brokered listing for the stats; never the rest of the listings table. A
+ * broker's reads are one range of that index whatever the broker: each is planned once per
+ * connection (GENERIC_PLAN).
  */
 
 export interface BrokeredListingRow {
@@ -27,6 +29,7 @@ export interface BrokeredListingRow {
 function ofBroker(db: Executor, broker: string, status: ListingStatus | undefined) {
   return db
     .selectFrom('listings as l')
+    .modifyFront(GENERIC_PLAN)
     .where('l.broker_address', '=', broker)
     .$if(status !== undefined, (qb) => qb.where((eb) => eb.or(statusParts(status!))));
 }
@@ -56,7 +59,7 @@ export async function brokerNameIds(db: Executor, broker: string, status: Listin
 
 export async function countBrokerNames(db: Executor, broker: string, status: ListingStatus | undefined, cap?: number): Promise<number> {
   const names = ofBroker(db, broker, status).select('l.ens_name_id').distinct().$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
-  const row = await db.selectFrom(names.as('d')).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const row = await db.selectFrom(names.as('d')).modifyFront(GENERIC_PLAN).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
