@@ -5,6 +5,8 @@ import { createDb, createPool, GENERIC_PLAN, type Db } from '../../src/db/client
 import { countListings, listListings } from '../../src/orders/listings.repository.js';
 import { countOffers, listOffers } from '../../src/orders/offers.repository.js';
 import { searchIds } from '../../src/search/query.js';
+import { CommentService } from '../../src/services/comments.service.js';
+import type { Config } from '../../src/config.js';
 import { createTestDatabase } from '../helpers/app.js';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -131,6 +133,26 @@ test('a search page without text or filters is planned once; with either, per re
     assert.deepEqual(await pages({ filters: { minLength: 3 }, sort, offset: 0, limit: 20 }), [false, false]);
     assert.deepEqual(await pages({ q: 'abc', filters: {}, sort: { by: 'alphabetical', order: 'asc' }, offset: 0, limit: 20 }), [false]);
   });
+});
+
+test('comment pages and counts are planned once, except an owner\'s', async () => {
+  // one connection, so that its prepared statements are all of the service's
+  const single = createDb(createPool(database.url, { max: 1 }));
+  try {
+    const comments = new CommentService({ db: single, config: {} as Config });
+    const marks = async (q: Parameters<CommentService['feed']>[0]) => {
+      await sql`DEALLOCATE ALL`.execute(single);
+      await comments.feed(q);
+      const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%FROM comments c%'`.execute(single);
+      return rows.map((r) => r.statement.startsWith('SELECT /* generic plan */')).sort();
+    };
+    // the page and its count
+    assert.deepEqual(await marks({ page: 1, limit: 20 }), [true, true]);
+    assert.deepEqual(await marks({ page: 2, limit: 20, author_address: `0x${'b'.repeat(40)}` }), [true, true]);
+    assert.deepEqual(await marks({ page: 1, limit: 20, owner: `0x${'b'.repeat(40)}` }), [false, false]);
+  } finally {
+    await single.destroy();
+  }
 });
 
 test('a table changed under a prepared statement fails that query once, then the pool recovers', async () => {
