@@ -96,7 +96,7 @@ export function filterConditions(f: SearchFilters, ctx: SearchContext): RawBuild
   tri(f.letters, sql`has_letters`, sql`char_class = 'letters'`);
   tri(f.emoji, sql`has_emoji`, sql`char_class = 'emoji'`);
   tri(f.repeatingChars, sql`(repeating <> 'none')`, sql`repeating = 'all'`);
-  if (f.contains !== undefined) c.push(sql`label LIKE ${`%${like(f.contains)}%`}`);
+  if (f.contains !== undefined) c.push(containing(f.contains));
   if (f.startsWith !== undefined) c.push(startsWith(f.startsWith));
   if (f.endsWith !== undefined) c.push(sql`reverse(label) LIKE ${`${like(reversed(f.endsWith))}%`}`);
   if (f.listed !== undefined) c.push(f.listed ? sql`listing_price_wei IS NOT NULL` : sql`listing_price_wei IS NULL`);
@@ -116,6 +116,17 @@ export function filterConditions(f: SearchFilters, ctx: SearchContext): RawBuild
 }
 
 const and = (conds: RawBuilder<unknown>[]) => sql.join(conds, sql` AND `);
+
+/**
+ * Labels containing `part`. Three characters or more are looked up by the trigram index; two by
+ * the index of each label's pairs of consecutive characters (0029), which the trigram index cannot
+ * answer: a label contains two characters exactly when they are one of its pairs, so that condition
+ * alone (with LIKE beside it the planner would count the same labels out twice, and took a common
+ * pair for a rare one). One character is in too many labels for any index to help.
+ */
+function containing(part: string): RawBuilder<unknown> {
+  return [...part].length === 2 ? sql`label_bigrams(label) @> ARRAY[${part}::text]` : sql`label LIKE ${`%${like(part)}%`}`;
+}
 
 /**
  * Labels starting with `prefix`, as a range on the C-collated label index (byte order of UTF-8 is

@@ -45,6 +45,7 @@ const cases: Array<[string, { q?: string; filters?: SearchFilters; sort?: Sort |
   ['contains apple', { filters: { contains: 'apple' }, sort: { by: 'expiry_date', order: 'asc' } }],
   ['startsWith app', { filters: { startsWith: 'app' }, sort: { by: 'alphabetical', order: 'asc' } }],
   ['endsWith ing', { filters: { endsWith: 'ing' }, sort: { by: 'listing_date', order: 'desc' } }],
+  ['endsWith qq (rare)', { filters: { endsWith: 'qq' }, sort: { by: 'listing_date', order: 'desc' } }],
   ['status grace', { filters: { status: ['grace'] }, sort: { by: 'expiry_date', order: 'asc' } }],
   ['expiringWithinDays 30', { filters: { expiringWithinDays: 30 }, sort: { by: 'expiry_date', order: 'asc' } }],
   ['owner (largest holder)', { filters: { owner }, sort: { by: 'expiry_date', order: 'asc' } }],

@@ -107,6 +107,16 @@ describe('GET /api/v1/search', () => {
     assert.deepEqual(sorted(names(await get('endsWith=le'))), ['apple.eth', 'pineapple.eth']);
     assert.deepEqual(names(await get('endsWith=3')), ['web3.eth']);
     assert.deepEqual(names(await get('contains=_')), [], 'an underscore is a character, not a LIKE wildcard');
+    // two characters (the index of character pairs): at the start, the end, repeated, by code point
+    assert.deepEqual(sorted(names(await get('contains=pp'))), ['appel.eth', 'apple.eth', 'applepie.eth', 'pineapple.eth']);
+    assert.deepEqual(sorted(names(await get('contains=ap'))), ['appel.eth', 'apple.eth', 'applepie.eth', 'pineapple.eth']);
+    assert.deepEqual(names(await get('contains=ie')), ['applepie.eth']);
+    assert.deepEqual(names(await get('contains=zz')), ['zzz.eth']);
+    assert.deepEqual(names(await get('contains=00&filters[digits]=only')), ['007.eth']);
+    assert.deepEqual(sorted(names(await get(`contains=${encodeURIComponent('😀😀')}`))), ['😀😀.eth']);
+    assert.deepEqual(sorted(names(await get(`contains=${encodeURIComponent('a😀')}`))), ['a😀.eth']);
+    assert.deepEqual(names(await get('contains=pa')), []);
+    assert.deepEqual(sorted(names(await get('endsWith=pie'))), ['applepie.eth']);
   });
 
   it('filters listed, hasOffer and hasSales', async () => {
