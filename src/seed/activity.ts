@@ -46,15 +46,20 @@ const lineOf = (e: ActivityRow): string => copyLine([e.type, e.nameId, e.actor, 
  * in time order) and written at the end oldest first, so that sequence ids follow time as they do
  * when events are appended live. Rather than PostgreSQL sorting millions of wide rows, the log
  * sorts one 64-bit key per event (its time, then the order it was seen) and renders each row as it
- * writes it. The few hundred thousand market and vote events are kept rendered; the millions of
+ * writes it. The few hundred thousand market and vote events are kept rendered, as UTF-8 bytes
+ * outside the JavaScript heap (as strings they were a quarter of a gigabyte at a million names that
+ * every full garbage collection went over, and were encoded again when written); the millions of
  * registrations only as a number their writer renders them from again.
  */
 export class ActivityLog {
   private times = new Float64Array(1 << 16);
   /** per event: a registration's number, or the index of a rendered line (with the top bit set) */
   private refs = new Uint32Array(1 << 16);
-  private readonly lines: string[] = [];
   private count = 0;
+  /** the rendered lines' bytes, one after the other; line k is bytes starts[k] to starts[k + 1] */
+  private bytes = Buffer.allocUnsafe(1 << 20);
+  private starts = new Float64Array(1 << 16);
+  private lines = 0;
 
   get size(): number {
     return this.count;
@@ -68,9 +73,18 @@ export class ActivityLog {
   }
 
   add(e: ActivityRow): void {
-    if (this.lines.length >= 0x80000000) throw new Error('activity log too large');
-    this.push(e.at, (0x80000000 | this.lines.length) >>> 0);
-    this.lines.push(lineOf(e));
+    if (this.lines >= 0x80000000) throw new Error('activity log too large');
+    this.push(e.at, (0x80000000 | this.lines) >>> 0);
+    const line = lineOf(e);
+    const end = this.starts[this.lines];
+    // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (end + 3 * line.length > this.bytes.length) {
+      const bytes = Buffer.allocUnsafe(Math.max(2 * this.bytes.length, end + 3 * line.length));
+      this.bytes.copy(bytes, 0, 0, end);
+      this.bytes = bytes;
+    }
+    this.starts = growF64(this.starts, this.lines + 1);
+    this.starts[++this.lines] = end + this.bytes.write(line, end, 'utf8');
   }
 
   addRegistration(at: number, ref: number): void {
@@ -82,7 +96,12 @@ export class ActivityLog {
     const order = this.sorted();
     for (let i = 0; i < order.length; i++) {
       const ref = this.refs[order[i]];
-      await w.addLine(`${i + 1}\t${ref >= 0x80000000 ? this.lines[ref & 0x7fffffff] : registration(ref)}`);
+      if (ref >= 0x80000000) {
+        const k = ref & 0x7fffffff;
+        await w.addBytes(`${i + 1}\t`, this.bytes.subarray(this.starts[k], this.starts[k + 1]));
+      } else {
+        await w.addLine(`${i + 1}\t${registration(ref)}`);
+      }
     }
     return order.length;
   }

@@ -101,6 +101,20 @@ export class CopyWriter {
     this.rows++;
   }
 
+  /** A row whose start is text and whose rest is already COPY text in UTF-8, without its line end. */
+  async addBytes(head: string, rest: Uint8Array): Promise<void> {
+    const size = 3 * head.length + rest.length + 1;
+    if (this.used + size > this.buffer.length) {
+      await this.flush();
+      if (size > this.buffer.length) this.buffer = Buffer.allocUnsafe(size);
+    }
+    this.used += this.buffer.write(head, this.used, 'utf8');
+    this.buffer.set(rest, this.used);
+    this.used += rest.length;
+    this.buffer[this.used++] = 10; // \n
+    this.rows++;
+  }
+
   private async flush(): Promise<void> {
     const chunk = this.buffer.subarray(0, this.used);
     this.buffer = Buffer.allocUnsafe(CHUNK);

@@ -13,6 +13,8 @@ export async function loadKeccak(): Promise<Keccak> {
   return (data) => {
     hasher.init();
     hasher.update(data);
-    return Buffer.from(hasher.digest('binary'));
+    // the digest is a fresh copy out of the WebAssembly memory: viewed, not copied again
+    const digest = hasher.digest('binary');
+    return Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength);
   };
 }
