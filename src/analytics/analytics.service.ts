@@ -163,13 +163,17 @@ export class AnalyticsService {
   }
 
   private async computeRegistrations(p: Omit<FeedParams, 'source' | 'status' | 'sortBy'> & { sortBy: 'date' | 'cost' | 'length' }, window: Window, clubs: ClubFilter) {
-    const [sums, lengths, figures, rows] = await Promise.all([
+    // the period's counts first: all its registrations decide how the page is read (registrationsFeed)
+    const [sums, all] = await Promise.all([
       sumRollups(this.deps.db, { kind: 'registration', window, clubs }),
-      this.byLength(window, clubs),
-      readPeriodFigures(this.deps.db, p.period),
-      registrationsFeed(this.deps.db, { start: window.start, clubs, sortBy: p.sortBy, sortOrder: p.sortOrder, limit: p.limit, offset: offsetOf(p.page, p.limit) }),
+      clubs.kind === 'all' ? undefined : sumRollups(this.deps.db, { kind: 'registration', window, clubs: { kind: 'all' }, fields: ['count'] }),
     ]);
     const s = sums[0];
+    const [lengths, figures, rows] = await Promise.all([
+      this.byLength(window, clubs),
+      readPeriodFigures(this.deps.db, p.period),
+      registrationsFeed(this.deps.db, { start: window.start, clubs, sortBy: p.sortBy, sortOrder: p.sortOrder, limit: p.limit, offset: offsetOf(p.page, p.limit), periodCount: (all ?? sums)[0].count }),
+    ]);
     const grails = this.deps.config.referrerCode.toLowerCase();
     return {
       period: p.period,

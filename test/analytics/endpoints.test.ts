@@ -175,6 +175,12 @@ describe('analytics, charts, club holders and counts', () => {
       avg_base_cost_wei: E(0.035).toString(), avg_premium_wei: E(0.02).toString(), avg_cost_wei: E(0.055).toString(), premium_registrations: 1, unique_registrants: 1,
     });
     assert.deepEqual(d.results.map((r: { name: string; total_cost_wei: string }) => [r.name, r.total_cost_wei]), [['456.eth', E(0.1).toString()], ['apple.eth', E(0.01).toString()]]);
+    // by cost or length, a period of few registrations is read by time and sorted: the same order
+    const order = async (qs: string) => (await get(`/analytics/registrations?period=7d&${qs}`)).data.results.map((r: { name: string }) => r.name);
+    assert.deepEqual(await order('sortBy=cost&sortOrder=asc'), ['apple.eth', '456.eth']);
+    assert.deepEqual(await order('sortBy=cost&sortOrder=desc'), ['456.eth', 'apple.eth']);
+    assert.deepEqual(await order('sortBy=length&sortOrder=asc'), ['456.eth', 'apple.eth']);
+    assert.deepEqual(await order('sortBy=length&sortOrder=desc&limit=1&page=2'), ['456.eth']);
     const club = (await get('/analytics/registrations?period=7d&clubs[]=999')).data;
     assert.deepEqual(club.results.map((r: { name: string }) => r.name), ['456.eth']);
     // a club of many names is read another way (a semi-join on its members): the same rows
