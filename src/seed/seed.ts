@@ -154,11 +154,15 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     writers.push(...opened);
     return opened;
   };
-  /** Ends the COPYs: each commits (indexes rebuilt) as soon as its rows are in; the promise of all. */
+  /**
+   * Ends the COPYs: each commits (indexes rebuilt) as soon as its rows are in and is analyzed then,
+   * beside the generation that goes on rather than all at once before the refreshes; the promise of all.
+   */
   const commit = (done: CopyWriter[]): Promise<void> => {
     const all = settleAll(done.map(async (w) => {
       counts[w.table] = await w.end();
       progress(w.table, counts[w.table]);
+      await analyze(pool, [w.table]);
     }));
     all.catch(() => undefined); // awaited later; never unhandled meanwhile
     return all;
@@ -241,14 +245,13 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
       await commit([activityEvents]);
       // live events follow the seeded ones
       await pool.query(`SELECT setval(pg_get_serial_sequence('activity_events', 'id'), GREATEST(1, $1::bigint), $1::bigint > 0)`, [log.size]);
-      await analyze(pool, ['activity_events']);
     })();
     activityLoaded.catch(() => undefined);
     beside.push(activityLoaded);
     await namesLoaded;
     await chainKeyed;
     await marketLoaded;
-    await sequencesAndStatistics(pool, WITH_ID, [...TABLES, 'trend_windows']);
+    await sequencesAndStatistics(pool, WITH_ID, ['trend_windows']);
     progress('(analyzed)');
     await refreshDerived(db, (step) => progress(`(refreshed: ${step})`), { 'trend counters': () => bucketViews(db, now) });
     // The refreshes' tables are planned on their real sizes from the first request, also where

@@ -17,13 +17,14 @@ export async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient)
 }
 
 /**
- * Sequences past the explicit ids; then the loaded tables are analyzed, so that the refreshes that
- * follow are planned on their real sizes (and on the two rows of the trend windows, never analyzed
+ * Sequences past the explicit ids; then the tables not analyzed yet, so that the refreshes that
+ * follow are planned on their real sizes (such as the two rows of the trend windows, never analyzed
  * otherwise, which the trend rebuild joins its buckets with).
  */
 export async function sequencesAndStatistics(pool: pg.Pool, sequenced: readonly string[], analyzed: readonly string[]): Promise<void> {
   await inTransaction(pool, async (client) => {
-    for (const t of sequenced) await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), GREATEST(1, (SELECT max(id) FROM ${t})), (SELECT count(*) > 0 FROM ${t}))`, [t]);
+    // max(id) is one probe of the primary key; whether there are rows is the first row, not a count of millions
+    for (const t of sequenced) await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), GREATEST(1, (SELECT max(id) FROM ${t})), EXISTS (SELECT FROM ${t}))`, [t]);
   });
   await analyze(pool, analyzed);
 }
