@@ -163,17 +163,16 @@ export class AnalyticsService {
   }
 
   private async computeRegistrations(p: Omit<FeedParams, 'source' | 'status' | 'sortBy'> & { sortBy: 'date' | 'cost' | 'length' }, window: Window, clubs: ClubFilter) {
-    // the period's counts first: all its registrations decide how the page is read (registrationsFeed)
-    const [sums, all] = await Promise.all([
+    // by cost or length, the counts of the period and of all time first: they decide how the page is read (registrationsFeed)
+    const count = async (w: Window) => (await sumRollups(this.deps.db, { kind: 'registration', window: w, clubs: { kind: 'all' }, fields: ['count'] }))[0].count;
+    const [periodCount, allCount] = p.sortBy === 'date' || window.start === null ? [] : await Promise.all([count(window), count(windowOf('all'))]);
+    const [sums, lengths, figures, rows] = await Promise.all([
       sumRollups(this.deps.db, { kind: 'registration', window, clubs }),
-      clubs.kind === 'all' ? undefined : sumRollups(this.deps.db, { kind: 'registration', window, clubs: { kind: 'all' }, fields: ['count'] }),
-    ]);
-    const s = sums[0];
-    const [lengths, figures, rows] = await Promise.all([
       this.byLength(window, clubs),
       readPeriodFigures(this.deps.db, p.period),
-      registrationsFeed(this.deps.db, { start: window.start, clubs, sortBy: p.sortBy, sortOrder: p.sortOrder, limit: p.limit, offset: offsetOf(p.page, p.limit), periodCount: (all ?? sums)[0].count }),
+      registrationsFeed(this.deps.db, { start: window.start, clubs, sortBy: p.sortBy, sortOrder: p.sortOrder, limit: p.limit, offset: offsetOf(p.page, p.limit), periodCount, allCount }),
     ]);
+    const s = sums[0];
     const grails = this.deps.config.referrerCode.toLowerCase();
     return {
       period: p.period,
