@@ -125,7 +125,7 @@ export async function listListings(db: Executor, f: ListingFilters, sort: Listin
  * plan for all values (a count reads a seller's range, else a price range or the status's range).
  */
 export async function countListings(db: Executor, f: ListingFilters, cap?: number): Promise<number> {
-  return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap, true);
+  return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap);
 }
 
 export async function findListingsByIds(db: Executor, ids: readonly number[]): Promise<ListingRow[]> {

@@ -112,7 +112,7 @@ export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort,
 
 /** How many offers match, counting at most `cap` (+1 tells "more than cap") per status part; one plan for all values. */
 export async function countOffers(db: Executor, f: OfferFilters, cap?: number): Promise<number> {
-  return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap, true);
+  return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap);
 }
 
 export interface NewOffer {

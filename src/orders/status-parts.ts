@@ -55,16 +55,15 @@ export function fewRowsPart<DB, TB extends keyof DB>(db: Executor, ids: SelectQu
 }
 
 /**
- * How many rows the parts match, counting at most `cap` (+1 tells "more than cap") per part. With
- * `generic`, each count is planned once per connection (GENERIC_PLAN): right when every filter of
- * the parts is a range of one index whatever its values.
+ * How many rows the parts match, counting at most `cap` (+1 tells "more than cap") per part. Each
+ * count is planned once per connection (GENERIC_PLAN): every filter of listings and offers is a
+ * range of one index whatever its values (a seller's, a buyer's, an owner's, a price range).
  */
-export async function countOfParts<DB, TB extends keyof DB>(db: Executor, parts: SelectQueryBuilder<DB, TB, object>[], cap?: number, generic = false): Promise<number> {
+export async function countOfParts<DB, TB extends keyof DB>(db: Executor, parts: SelectQueryBuilder<DB, TB, object>[], cap?: number): Promise<number> {
   let total = 0;
   for (const part of parts) {
     const inner = part.select(sql`1`.as('one')).$if(cap !== undefined, (qb) => qb.limit(cap! + 1));
-    const row = await db.selectFrom(inner.as('s')).$if(generic, (qb) => qb.modifyFront(GENERIC_PLAN))
-      .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db.selectFrom(inner.as('s')).modifyFront(GENERIC_PLAN).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     total += Number(row.n);
   }
   return cap === undefined ? total : Math.min(total, cap + 1);
