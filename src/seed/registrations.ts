@@ -13,14 +13,19 @@ const REF_KINDS = { none: 0, ours: 1, other: 2 } as const;
 /**
  * The registrations and renewals of each name (several million at a million names), and their
  * activity events (platform ens, paid in ETH, as the chain sync logs them). Ids follow the names'
- * order. What is drawn at random is kept in typed arrays by id (transaction hash, log index,
- * referrer, cost in gwei), so the log holds each event as its id alone and renders it again when
- * its turn comes. Rows are rendered directly: none of their values needs COPY escaping.
+ * order. What an event's activity row needs is kept by id (what is drawn at random: transaction
+ * hash, log index, referrer, cost in gwei; and the event's name, kind, times and actor), so the log
+ * holds each event as its id alone and renders it again when its turn comes, in time order, without
+ * reaching into names and events scattered over a heap of gigabytes (a cache miss or several per
+ * row). Rows are rendered directly: none of their values needs COPY escaping.
  */
 export class RegistrationWriter {
   private count = 0;
-  private nameIndex = new Uint32Array(1 << 16);
-  private eventIndex = new Uint8Array(1 << 16);
+  private nameId = new Uint32Array(1 << 16);
+  private renewal = new Uint8Array(1 << 16);
+  private at = new Float64Array(1 << 16);
+  private expiry = new Float64Array(1 << 16);
+  private readonly actors: string[] = [];
   private logIndex = new Uint16Array(1 << 16);
   private refKind = new Uint8Array(1 << 16);
   private costGwei = new Float64Array(1 << 16);
@@ -40,11 +45,13 @@ export class RegistrationWriter {
   }
 
   private grow(): void {
-    if (this.count < this.nameIndex.length) return;
-    const size = this.nameIndex.length * 2;
+    if (this.count < this.nameId.length) return;
+    const size = this.nameId.length * 2;
     const copy = <T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(a: T, b: T): T => (b.set(a), b);
-    this.nameIndex = copy(this.nameIndex, new Uint32Array(size));
-    this.eventIndex = copy(this.eventIndex, new Uint8Array(size));
+    this.nameId = copy(this.nameId, new Uint32Array(size));
+    this.renewal = copy(this.renewal, new Uint8Array(size));
+    this.at = copy(this.at, new Float64Array(size));
+    this.expiry = copy(this.expiry, new Float64Array(size));
     this.logIndex = copy(this.logIndex, new Uint16Array(size));
     this.refKind = copy(this.refKind, new Uint8Array(size));
     this.costGwei = copy(this.costGwei, new Float64Array(size));
@@ -72,8 +79,11 @@ export class RegistrationWriter {
       const logIndex = this.rng.int(0, 400);
       this.grow();
       const i = this.count++;
-      this.nameIndex[i] = index;
-      this.eventIndex[i] = k;
+      this.nameId[i] = n.id;
+      this.renewal[i] = e.kind === 'renewal' ? 1 : 0;
+      this.at[i] = e.at;
+      this.expiry[i] = e.expiry;
+      this.actors.push(e.actor);
       this.logIndex[i] = logIndex;
       this.refKind[i] = ref;
       const cost = (this.costGwei[i] = this.costOf(n, k));
@@ -86,11 +96,10 @@ export class RegistrationWriter {
 
   /** The activity row of registration number `i` (its id - 1), in COPY text format without the event id. */
   readonly activityLine = (i: number): string => {
-    const n = this.names[this.nameIndex[i]];
-    const e = n.events[this.eventIndex[i]];
     const cost = this.costGwei[i];
     const referrer = this.referrers[this.refKind[i]];
-    return `${e.kind}\t${n.id}\t${e.actor}\t\\N\t${cost === 0 ? '0' : `${cost}000000000`}\t${ETH}\tens\t${this.txOf(i)}\t${blockAt(e.at)}\t${this.logIndex[i]}\t${
-      `{"expiry_date":"${iso(e.expiry)}","referrer":${referrer === null ? 'null' : `"${referrer}"`}}`}\t${iso(e.at)}`;
+    const at = this.at[i];
+    return `${this.renewal[i] === 1 ? 'renewal' : 'registration'}\t${this.nameId[i]}\t${this.actors[i]}\t\\N\t${cost === 0 ? '0' : `${cost}000000000`}\t${ETH}\tens\t${
+      this.txOf(i)}\t${blockAt(at)}\t${this.logIndex[i]}\t${`{"expiry_date":"${iso(this.expiry[i])}","referrer":${referrer === null ? 'null' : `"${referrer}"`}}`}\t${iso(at)}`;
   };
 }
