@@ -13,8 +13,6 @@ export async function loadKeccak(): Promise<Keccak> {
   return (data) => {
     hasher.init();
     hasher.update(data);
-    // the digest is a fresh copy out of the WebAssembly memory: viewed, not copied again
-    const digest = hasher.digest('binary');
-    return Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength);
+    return Buffer.from(hasher.digest('binary'));
   };
 }
