@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { createDb, createPool, GENERIC_PLAN, type Db } from '../../src/db/client.js';
+import { brokerNameIds, countBrokerNames } from '../../src/orders/brokered.repository.js';
 import { countListings, listListings } from '../../src/orders/listings.repository.js';
 import { countOffers, listOffers } from '../../src/orders/offers.repository.js';
 import { searchIds } from '../../src/search/query.js';
@@ -113,6 +114,9 @@ test('list pages are planned once where their plan cannot depend on the values, 
     // offers: a buyer's, an owner's (copied onto the offers), a status's are each one index range
     assert.ok(generic(await statement(() => listOffers(conn, { buyer: seller }, 'created', 'desc', 20, 0))));
     assert.ok(generic(await statement(() => countOffers(conn, { status: 'pending' }, 1000))));
+    // a broker's listings: one range of the broker's partial index
+    assert.ok(generic(await statement(() => brokerNameIds(conn, seller, 'active', 20, 0))));
+    assert.ok(generic(await statement(() => countBrokerNames(conn, seller, undefined, 1000))));
     assert.ok(generic(await statement(() => listOffers(conn, { owner: seller }, 'amount', 'desc', 20, 0))));
   });
 });
