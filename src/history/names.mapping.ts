@@ -2,7 +2,7 @@ import type { NameListItem, NameTransaction } from '../contracts/names.js';
 import { DAY, iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
 import type { ActivityRow } from './activity.repository.js';
-import type { ListingRecord, NameRecord } from './names.repository.js';
+import type { ListingRecord, NameRecord, OfferJson } from './names.repository.js';
 import { currencyFields } from '../lib/currencies.js';
 
 export type NameStatusValue = 'registered' | 'grace' | 'premium' | 'available';
@@ -22,7 +22,10 @@ export function statusOf(expiry: Date | null, p: ExpiryPeriods, now = new Date()
   return 'available';
 }
 
-export function toNameListing(l: ListingRecord) {
+/** A listing as stored, or as a statement's JSON gives it (times as text). */
+type ListingFields = Omit<ListingRecord, 'ens_name_id' | 'expires_at' | 'created_at'> & { expires_at: Date | string | null; created_at: Date | string };
+
+export function toNameListing(l: ListingFields) {
   return {
     id: l.id,
     price: weiString(l.price_wei),
@@ -41,8 +44,33 @@ export function toNameListing(l: ListingRecord) {
   };
 }
 
+/** A pending offer of the name page (`namePageRow`) as the page shows it. */
+export function toNameOffer(o: OfferJson, n: { id: number; name: string; token_id: string }) {
+  return {
+    id: o.id,
+    ens_name_id: n.id,
+    buyer_address: o.buyer_address,
+    offer_amount_wei: o.offer_amount_wei,
+    currency_address: o.currency_address,
+    ...currencyFields(o.currency_address),
+    order_hash: o.order_hash,
+    order_data: o.order_data,
+    status: o.status,
+    created_at: iso(o.created_at),
+    expires_at: iso(o.expires_at),
+    source: o.source,
+    last_validated_at: iso(o.last_validated_at),
+    unfunded_at: iso(o.unfunded_at),
+    unfunded_reason: o.unfunded_reason,
+    name: n.name,
+    token_id: n.token_id,
+  };
+}
+
+type ExtraFields = 'expiry_date' | 'wrapped' | 'registrant_address' | 'registration_date' | 'created_at' | 'updated_at' | 'views' | 'watchers_count';
+
 /** The fields the name page adds to a search result (see contracts/names.ts); `watchEntry`: the caller's oldest entry. */
-export function nameExtras(n: NameRecord, lastTransfer: Date | undefined, p: ExpiryPeriods, watchEntry: number | null = null) {
+export function nameExtras(n: Pick<NameRecord, ExtraFields>, lastTransfer: Date | undefined, p: ExpiryPeriods, watchEntry: number | null = null) {
   return {
     status: statusOf(n.expiry_date, p),
     wrapped: n.wrapped,

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
+import { resultRowsWith, type ResultRow } from '../search/results.js';
 
 export interface NameRecord {
   id: number;
@@ -96,4 +97,57 @@ export async function pendingOfferCount(db: Executor, ensNameId: number): Promis
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
     .executeTakeFirstOrThrow();
   return Number(r.n);
+}
+
+/** A pending offer as the name page's statement returns it (JSON: amounts and times as text). */
+export interface OfferJson {
+  id: number;
+  buyer_address: string;
+  offer_amount_wei: string;
+  currency_address: string;
+  order_hash: string;
+  order_data: Record<string, unknown>;
+  status: string;
+  created_at: string;
+  expires_at: string | null;
+  source: string;
+  last_validated_at: string | null;
+  unfunded_at: string | null;
+  unfunded_reason: string | null;
+}
+
+/** The name page's row: the search result row with the record's further columns and the name's pending offers. */
+export type NamePageRow = ResultRow & Pick<NameRecord, 'label' | 'namehash' | 'registrant_address' | 'wrapped' | 'created_at' | 'updated_at' | 'views' | 'last_transfer_at'> & {
+  /** pending unexpired offers, highest first (null when none) */
+  offers: OfferJson[] | null;
+};
+
+/**
+ * The name page of a stored, searchable name (normalized) in one statement, planned once per
+ * connection: the name by its unique key, its search result row with its active listings, the
+ * record's further columns, its view total, its newest logged transfer (activity_events_name_idx)
+ * and its pending unexpired offers, highest first, at most `maxOffers` (offers_name_idx). The
+ * event type is a parameter: a literal would let the generic plan follow its statistics (a type
+ * with no rows yet) to the type index, walking every transfer for a name without one. Five
+ * statements in two round trips before; each cost the service and PostgreSQL more than its
+ * lookups do. Undefined when the name is not here.
+ */
+export async function namePageRow(db: Executor, name: string, maxOffers: number): Promise<NamePageRow | undefined> {
+  const [row] = await resultRowsWith<Omit<NamePageRow, keyof ResultRow>>(
+    db,
+    sql`(SELECT f.id, 1 AS ord FROM ens_names f WHERE f.name = ${name} AND f.searchable) p`,
+    sql`, n.label, n.namehash, n.registrant_address, n.wrapped, n.created_at, n.updated_at,
+      coalesce((SELECT v.views FROM name_view_counts v WHERE v.ens_name_id = n.id), 0)::int AS views,
+      (SELECT a.created_at FROM activity_events a WHERE a.ens_name_id = n.id AND a.event_type = ${'transfer'} ORDER BY a.id DESC LIMIT 1) AS last_transfer_at,
+      (SELECT json_agg(json_build_object('id', o.id, 'buyer_address', o.buyer_address, 'offer_amount_wei', o.offer_amount_wei::text,
+          'currency_address', o.currency_address, 'order_hash', o.order_hash, 'order_data', o.order_data, 'status', o.status,
+          'created_at', o.created_at, 'expires_at', o.expires_at, 'source', o.source, 'last_validated_at', o.last_validated_at,
+          'unfunded_at', o.unfunded_at, 'unfunded_reason', o.unfunded_reason) ORDER BY o.offer_amount_wei DESC, o.id)
+        FROM (SELECT o.id, o.buyer_address, o.offer_amount_wei, o.currency_address, o.order_hash, o.order_data, o.status, o.created_at, o.expires_at,
+            o.source, o.last_validated_at, o.unfunded_at, o.unfunded_reason
+          FROM offers o WHERE o.ens_name_id = n.id AND o.status = 'pending' AND (o.expires_at IS NULL OR o.expires_at > now())
+          ORDER BY o.offer_amount_wei DESC, o.id LIMIT ${sql.lit(maxOffers)}) o) AS offers`,
+    'generic',
+  );
+  return row;
 }

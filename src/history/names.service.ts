@@ -7,11 +7,13 @@ import { pageB, type PageB } from '../lib/pagination.js';
 import { DAY } from '../lib/time.js';
 import type { SearchFilters } from '../search/filters.js';
 import { searchIds, type SortKey } from '../search/query.js';
+import { toResult, viewerState } from '../search/results.js';
+import { AppError } from '../errors.js';
 import { SearchService } from '../services/search.service.js';
 import { nameHistory } from './activity.repository.js';
 import { resolveName } from './name-ref.js';
-import { activeListings, nameRecords, pendingOfferCount } from './names.repository.js';
-import { nameExtras, toNameListItem, toNameListing, toNameTransaction } from './names.mapping.js';
+import { activeListings, namePageRow, nameRecords, pendingOfferCount } from './names.repository.js';
+import { nameExtras, toNameListItem, toNameListing, toNameOffer, toNameTransaction } from './names.mapping.js';
 import { userViewer, viewCounterOf } from './views.js';
 import { checkWindow } from './window.js';
 import { entriesOf } from '../watchlists/index.js';
@@ -27,6 +29,8 @@ export interface NamesQuery {
 
 const SORTS: Record<NamesQuery['sort'], SortKey> = { name: 'alphabetical', price: 'price', expiry: 'expiry_date', created: 'registration_date' };
 const HISTORY_TYPES = ['registration', 'renewal', 'transfer', 'sale'];
+/** Pending offers shown on a name page, highest first. */
+const MAX_OFFERS = 100;
 /** "expiring" in the reference: registered and expiring within 30 days. */
 const EXPIRING_DAYS = 30;
 
@@ -70,17 +74,20 @@ export class NamesService {
 
   /** The name page; counts a view when `viewer` is given. */
   async detail(param: string, user: { id: number } | null, viewer?: Viewer): Promise<NamePage> {
-    const found = await this.search.resolve(param);
+    const name = this.search.normalize(param);
     const { db, config } = this.deps;
-    // one wave after the name's id: its search result and offers, its record, listings and the caller's watch
-    const [base, records, listings, watches] = await Promise.all([
-      this.search.nameById(found, user), nameRecords(db, [found.id]), activeListings(db, [found.id]),
-      user ? entriesOf(db, user.id, [found.id]) : undefined,
-    ]);
-    const record = records.get(base.id)!;
-    if (viewer) this.countView(base.id, viewer);
-    const entry = watches?.get(base.id)?.[0]?.id ?? null;
-    return { ...base, listings: (listings.get(base.id) ?? []).map(toNameListing), ...nameExtras(record, record.last_transfer_at ?? undefined, config, entry) };
+    // anonymous: one statement; signed in, a second wave for the caller's votes and watches
+    const row = await namePageRow(db, name, MAX_OFFERS);
+    if (!row) throw new AppError('NAME_NOT_FOUND', `${name} is not in the marketplace`);
+    const [mine, watches] = user ? await Promise.all([viewerState(db, [row.id], user.id), entriesOf(db, user.id, [row.id])]) : [];
+    if (viewer) this.countView(row.id, viewer);
+    const entry = watches?.get(row.id)?.[0]?.id ?? null;
+    return {
+      ...toResult(row, mine),
+      offers: (row.offers ?? []).map((o) => toNameOffer(o, row)),
+      listings: (row.listings ?? []).map((l) => toNameListing({ ...l, status: 'active' })),
+      ...nameExtras(row, row.last_transfer_at ?? undefined, config, entry),
+    };
   }
 
   async bundle(param: string, user: { id: number } | null, viewer: Viewer) {

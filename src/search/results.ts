@@ -7,7 +7,7 @@ import { currencyFields } from '../lib/currencies.js';
 import type { PageReader } from './query.js';
 
 /** An active listing as the name query returns it (JSON: amounts and times as text). */
-interface ListingJson {
+export interface ListingJson {
   id: number;
   price_wei: string;
   currency_address: string;
@@ -15,6 +15,7 @@ interface ListingJson {
   order_hash: string;
   order_data: Record<string, unknown>;
   expires_at: string | null;
+  created_at: string;
   source: string;
   broker_address: string | null;
   broker_fee_bps: number | null;
@@ -55,7 +56,7 @@ async function resultRowsFrom<R extends ResultRow = ResultRow>(db: Executor, sou
       n.label ~ '[0-9]' AS has_numbers, n.last_sale_date, n.last_sale_price_wei, n.last_sale_currency, n.highest_offer_wei, n.highest_offer_currency,
       n.highest_offer_id, n.upvotes, n.downvotes, n.net_score, n.watchers_count,
       (SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
-        'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data, 'expires_at', l.expires_at, 'source', l.source,
+        'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data, 'expires_at', l.expires_at, 'created_at', l.created_at, 'source', l.source,
         'broker_address', l.broker_address, 'broker_fee_bps', l.broker_fee_bps) ORDER BY l.created_at DESC, l.id DESC)
         FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())) AS listings${extra}
     FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
@@ -107,9 +108,10 @@ export async function searchResultsOf(db: Executor, rows: readonly ResultRow[], 
   return rows.map((row) => toResult(row, viewer));
 }
 
-interface ViewerState { votes: Map<number, 1 | -1>; watching: Set<number> }
+export interface ViewerState { votes: Map<number, 1 | -1>; watching: Set<number> }
 
-async function viewerState(db: Executor, ids: readonly number[], viewerId: number | undefined): Promise<ViewerState | undefined> {
+/** The viewer's votes and watches among the names (undefined when anonymous). */
+export async function viewerState(db: Executor, ids: readonly number[], viewerId: number | undefined): Promise<ViewerState | undefined> {
   if (viewerId === undefined) return undefined;
   const [votes, watched] = await Promise.all([
     db.selectFrom('votes').select(['ens_name_id', 'vote']).where('user_id', '=', viewerId).where('ens_name_id', 'in', ids).execute(),
@@ -132,7 +134,8 @@ const toListing = (l: ListingJson): SearchResult['listings'][number] => ({
   broker_fee_bps: l.broker_fee_bps,
 });
 
-function toResult(n: ResultRow, viewer: ViewerState | undefined): SearchResult {
+/** A result row as the standard search result, with the viewer's vote and watch when given. */
+export function toResult(n: ResultRow, viewer: ViewerState | undefined): SearchResult {
   const result: SearchResult = {
     id: n.id,
     name: n.name,

@@ -67,6 +67,28 @@ describe('analytics and charts: kept answers follow the rollups', () => {
     assert.equal((await seen()).buyers, 2);
   });
 
+  it('a kept answer is sent with the time of its own response, in the envelope, as JSON', async () => {
+    for (const url of ['/analytics/market?period=7d', '/charts/sales?period=30d', '/analytics/sales?period=7d']) {
+      const answers = [];
+      for (let i = 0; i < 2; i++) {
+        const sent = Date.now();
+        const res = await t.app.inject({ method: 'GET', url: `/api/v1${url}` });
+        assert.equal(res.statusCode, 200, show(res));
+        assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+        const answer = body(res);
+        assert.deepEqual(Object.keys(answer), ['success', 'data', 'meta']);
+        assert.equal(answer.success, true);
+        assert.deepEqual(Object.keys(answer.meta), ['timestamp', 'version']);
+        const stamped = Date.parse(answer.meta.timestamp as string);
+        assert.ok(stamped >= sent && stamped <= Date.now(), `${url}: stamped ${answer.meta.timestamp}, asked at ${new Date(sent).toISOString()}`);
+        answers.push(answer);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      assert.deepEqual(answers[1].data, answers[0].data, url);
+      assert.notEqual(answers[1].meta.timestamp, answers[0].meta.timestamp, url);
+    }
+  });
+
   it('a page of sales (raw rows) is at most 2 s old, before any refresh', async () => {
     const count = async () => (await get('/analytics/sales?period=7d')).results.length as number;
     const before = await count();

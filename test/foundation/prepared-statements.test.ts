@@ -7,6 +7,8 @@ import { countListings, listListings } from '../../src/orders/listings.repositor
 import { countOffers, listOffers } from '../../src/orders/offers.repository.js';
 import { searchIds } from '../../src/search/query.js';
 import { CommentService } from '../../src/services/comments.service.js';
+import { NamesService } from '../../src/history/index.js';
+import { createName } from '../helpers/factories.js';
 import type { Config } from '../../src/config.js';
 import { createTestDatabase } from '../helpers/app.js';
 
@@ -157,6 +159,25 @@ test('comment pages and counts are planned once, except an owner\'s', async () =
   } finally {
     await single.destroy();
   }
+});
+
+test('an anonymous name page is one statement, planned once; a signed-in one adds the caller\'s votes and watches', async () => {
+  await createName(db, 'onestatement.eth');
+  const config = { gracePeriodDays: 90, premiumPeriodDays: 21 } as Config;
+  /** The statements a name page prepared on a connection of its own, and whether each was planned once (generic). */
+  const statements = async (user: { id: number } | null) => {
+    const single = createDb(createPool(database.url, { max: 1 }));
+    try {
+      const names = new NamesService({ db: single, config, logger: undefined as never, cache: undefined as never });
+      assert.equal((await names.detail('OneStatement.eth', user)).name, 'onestatement.eth');
+      const { rows } = await sql<{ statement: string; generic_plans: string }>`SELECT statement, generic_plans FROM pg_prepared_statements`.execute(single);
+      return rows.map((r) => /^select \/\* generic plan \*\//i.test(r.statement) && Number(r.generic_plans) === 1);
+    } finally {
+      await single.destroy();
+    }
+  };
+  assert.deepEqual(await statements(null), [true]);
+  assert.equal((await statements({ id: 1 })).length, 4);
 });
 
 test('a table changed under a prepared statement fails that query once, then the pool recovers', async () => {

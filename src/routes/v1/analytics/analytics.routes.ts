@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AnalyticsService } from '../../../analytics/index.js';
 import { requireUser } from '../../../plugins/auth.js';
 import { ok } from '../../../lib/envelope.js';
+import { sendKept } from '../../../plugins/kept-answer.js';
 import { errors } from '../../../contracts/common.js';
 import {
   ByLengthResponse, ClubAnalyticsParams, ClubAnalyticsResponse, ListingsFeedQuery, ListingsFeedResponse, MarketResponse, OffersFeedQuery, OffersFeedResponse,
@@ -22,7 +23,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/analytics/market', {
     schema: { tags, summary: 'Market overview of a period', description: `${FROM_ROLLUPS} ${KEPT}`, querystring: PeriodQuery, response: { 200: MarketResponse, ...errors('VALIDATION_ERROR') } },
-  }, async (request) => ok(await analytics.market(request.query.period)));
+  }, async (request, reply) => sendKept(reply, await analytics.market(request.query.period)));
 
   app.get('/analytics/clubs/:club', {
     schema: {
@@ -33,34 +34,34 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/analytics/price-trends', {
     schema: { tags, summary: 'Daily sales count and prices (ETH and WETH)', description: `${FROM_ROLLUPS} ${KEPT}`, querystring: PeriodQuery, response: { 200: PriceTrendsResponse, ...errors('VALIDATION_ERROR') } },
-  }, async (request) => ok(await analytics.priceTrends(request.query.period)));
+  }, async (request, reply) => sendKept(reply, await analytics.priceTrends(request.query.period)));
 
   app.get('/analytics/volume', {
     schema: { tags, summary: 'Sales by price band (ETH and WETH)', description: `${FROM_ROLLUPS} ${KEPT}`, querystring: PeriodQuery, response: { 200: VolumeResponse, ...errors('VALIDATION_ERROR') } },
-  }, async (request) => ok(await analytics.volume(request.query.period)));
+  }, async (request, reply) => sendKept(reply, await analytics.volume(request.query.period)));
 
   app.get('/analytics/registrations', {
     schema: {
       tags, summary: 'Registrations of a period: summary, by label length, and a page of them', description: `${FROM_ROLLUPS} ${FEED} ${KEPT_FEED}`,
       querystring: RegistrationsQuery, response: { 200: RegistrationsResponse, ...errors('VALIDATION_ERROR') },
     },
-  }, async (request) => ok(await analytics.registrations({ ...request.query, clubs: clubsOf(request.query) })));
+  }, async (request, reply) => sendKept(reply, await analytics.registrations({ ...request.query, clubs: clubsOf(request.query) })));
 
   app.get('/analytics/registrations/by-length', {
     schema: { tags, summary: 'Registration cost by label length', description: `${FROM_ROLLUPS} ${KEPT}`, querystring: PeriodQuery, response: { 200: ByLengthResponse, ...errors('VALIDATION_ERROR') } },
-  }, async (request) => ok(await analytics.registrationsByLength(request.query.period)));
+  }, async (request, reply) => sendKept(reply, await analytics.registrationsByLength(request.query.period)));
 
   app.get('/analytics/sales', {
     schema: { tags, summary: 'Sales of a period', description: `${FEED} ${KEPT_FEED}`, querystring: SalesFeedQuery, response: { 200: SalesFeedResponse, ...errors('VALIDATION_ERROR') } },
-  }, async (request) => ok(await analytics.salesFeed({ ...request.query, clubs: clubsOf(request.query) })));
+  }, async (request, reply) => sendKept(reply, await analytics.salesFeed({ ...request.query, clubs: clubsOf(request.query) })));
 
   app.get('/analytics/listings', {
     schema: { tags, summary: 'Listings created in a period', description: FEED, querystring: ListingsFeedQuery, response: { 200: ListingsFeedResponse, ...errors('VALIDATION_ERROR') } },
-  }, async (request) => ok(await analytics.listingsFeed({ ...request.query, clubs: clubsOf(request.query) })));
+  }, async (request, reply) => sendKept(reply, await analytics.listingsFeed({ ...request.query, clubs: clubsOf(request.query) })));
 
   app.get('/analytics/offers', {
     schema: { tags, summary: 'Offers made in a period', description: FEED, querystring: OffersFeedQuery, response: { 200: OffersFeedResponse, ...errors('VALIDATION_ERROR') } },
-  }, async (request) => ok(await analytics.offersFeed({ ...request.query, clubs: clubsOf(request.query) })));
+  }, async (request, reply) => sendKept(reply, await analytics.offersFeed({ ...request.query, clubs: clubsOf(request.query) })));
 
   app.get('/analytics/user/me', {
     config: { auth: 'required' },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ChartsService } from '../../../analytics/index.js';
-import { ok } from '../../../lib/envelope.js';
+import { sendKept } from '../../../plugins/kept-answer.js';
 import { errors } from '../../../contracts/common.js';
 import { ChartQuery, CountChartResponse, RegistrationChartResponse, VolumeChartResponse } from '../../../contracts/charts.js';
 
@@ -19,14 +19,14 @@ export const chartsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const [kind, summary] of counted) {
     app.get(`/charts/${kind}`, {
       schema: { tags, summary, description: HOW, querystring: ChartQuery, response: { 200: CountChartResponse, ...errors('VALIDATION_ERROR') } },
-    }, async (request) => ok(await charts.counts(kind, request.query.period, request.query.club)));
+    }, async (request, reply) => sendKept(reply, await charts.counts(kind, request.query.period, request.query.club)));
   }
 
   app.get('/charts/volume', {
     schema: { tags, summary: 'Sales volume per bucket (ETH and WETH), by marketplace', description: HOW, querystring: ChartQuery, response: { 200: VolumeChartResponse, ...errors('VALIDATION_ERROR') } },
-  }, async (request) => ok(await charts.volume(request.query.period, request.query.club)));
+  }, async (request, reply) => sendKept(reply, await charts.volume(request.query.period, request.query.club)));
 
   app.get('/charts/registrations', {
     schema: { tags, summary: 'Registrations and their cost per bucket', description: HOW, querystring: ChartQuery, response: { 200: RegistrationChartResponse, ...errors('VALIDATION_ERROR') } },
-  }, async (request) => ok(await charts.registrations(request.query.period, request.query.club)));
+  }, async (request, reply) => sendKept(reply, await charts.registrations(request.query.period, request.query.club)));
 };
