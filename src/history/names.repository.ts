@@ -136,7 +136,7 @@ export async function namePageRow(db: Executor, name: string, maxOffers: number)
   const [row] = await resultRowsWith<Omit<NamePageRow, keyof ResultRow>>(
     db,
     sql`(SELECT f.id, 1 AS ord FROM ens_names f WHERE f.name = ${name} AND f.searchable) p`,
-    sql`, n.label, n.namehash, n.registrant_address, n.wrapped, n.created_at, n.updated_at,
+    { plan: 'generic', extra: sql`, n.label, n.namehash, n.registrant_address, n.wrapped, n.created_at, n.updated_at,
       coalesce((SELECT v.views FROM name_view_counts v WHERE v.ens_name_id = n.id), 0)::int AS views,
       (SELECT a.created_at FROM activity_events a WHERE a.ens_name_id = n.id AND a.event_type = ${'transfer'} ORDER BY a.id DESC LIMIT 1) AS last_transfer_at,
       (SELECT json_agg(json_build_object('id', o.id, 'buyer_address', o.buyer_address, 'offer_amount_wei', o.offer_amount_wei::text,
@@ -146,8 +146,7 @@ export async function namePageRow(db: Executor, name: string, maxOffers: number)
         FROM (SELECT o.id, o.buyer_address, o.offer_amount_wei, o.currency_address, o.order_hash, o.order_data, o.status, o.created_at, o.expires_at,
             o.source, o.last_validated_at, o.unfunded_at, o.unfunded_reason
           FROM offers o WHERE o.ens_name_id = n.id AND o.status = 'pending' AND (o.expires_at IS NULL OR o.expires_at > now())
-          ORDER BY o.offer_amount_wei DESC, o.id LIMIT ${sql.lit(maxOffers)}) o) AS offers`,
-    'generic',
+          ORDER BY o.offer_amount_wei DESC, o.id LIMIT ${sql.lit(maxOffers)}) o) AS offers` },
   );
   return row;
 }

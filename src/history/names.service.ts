@@ -85,7 +85,7 @@ export class NamesService {
     return {
       ...toResult(row, mine),
       offers: (row.offers ?? []).map((o) => toNameOffer(o, row)),
-      listings: (row.listings ?? []).map((l) => toNameListing({ ...l, status: 'active' })),
+      listings: (row.listings ?? []).map((l) => toNameListing(l)),
       ...nameExtras(row, row.last_transfer_at ?? undefined, config, entry),
     };
   }

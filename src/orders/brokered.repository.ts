@@ -2,6 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { ListingStatus } from '../db/schema.js';
 import { EFFECTIVE_STATUS, statusParts } from './listings.repository.js';
+import { listingsJson, resultRowsWith, type ResultRow } from '../search/results.js';
 
 /**
  * Reads of brokered listings, all over the partial index `listings_broker_idx` (0012): one broker's
@@ -63,19 +64,18 @@ export async function countBrokerNames(db: Executor, broker: string, status: Lis
   return Number(row.n);
 }
 
-/** The broker's listings of these names (in `status`, when given), newest first. */
-export async function brokerListingsOfNames(db: Executor, broker: string, status: ListingStatus | undefined, nameIds: readonly number[]): Promise<BrokeredListingRow[]> {
+/**
+ * The page's names (`nameIds`, in order) as search result rows whose `listings` are the broker's
+ * listings of each (in `status`, when given; each with its effective status), newest first: one
+ * statement, planned once per connection (each name's listings are one range of the broker's index).
+ */
+export async function brokerPageRows(db: Executor, broker: string, status: ListingStatus | undefined, nameIds: readonly number[]): Promise<ResultRow[]> {
   if (nameIds.length === 0) return [];
-  const rows = await ofBroker(db, broker, status)
-    .where('l.ens_name_id', 'in', nameIds)
-    .select([
-      'l.id', 'l.ens_name_id', 'l.price_wei', 'l.currency_address', 'l.seller_address', 'l.order_hash', 'l.order_data', 'l.source',
-      'l.expires_at', 'l.created_at', 'l.broker_address', 'l.broker_fee_bps', EFFECTIVE_STATUS.as('status'),
-    ])
-    .orderBy('l.created_at', 'desc')
-    .orderBy('l.id', 'desc')
-    .execute();
-  return rows as BrokeredListingRow[];
+  const inStatus = status === undefined ? sql`true` : sql.join(statusParts(status), sql` OR `);
+  return resultRowsWith(db, sql`unnest(${[...nameIds]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, {
+    plan: 'generic',
+    listings: listingsJson(sql`l.broker_address = ${broker} AND l.ens_name_id = n.id AND (${inStatus})`, EFFECTIVE_STATUS),
+  });
 }
 
 export interface BrokerStatsRow {

@@ -3,11 +3,12 @@ import type { ListingStatus } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
-import type { BrokerConfig, BrokerStats, BrokeredResultListing, CreateBrokeredListingBody } from '../contracts/brokered-listings.js';
+import type { BrokerConfig, BrokerListingsPage, BrokerStats, CreateBrokeredListingBody } from '../contracts/brokered-listings.js';
 import type { Listing } from '../contracts/listings.js';
 import type { AuthUser } from '../services/tokens.js';
 import { checkBrokerClaim, type BrokerClaim } from './broker.js';
-import { brokerListingsOfNames, brokerNameIds, brokerStats, countBrokerNames } from './brokered.repository.js';
+import { brokerNameIds, brokerPageRows, brokerStats, countBrokerNames } from './brokered.repository.js';
+import { toResult } from '../search/results.js';
 import { ListingService } from './listings.service.js';
 import { renamed, tokenClaim } from './orders.service.js';
 import { checkClaims } from './validation.js';
@@ -52,8 +53,12 @@ export class BrokeredListingService {
     return this.listings.get(id);
   }
 
-  /** A page of the names the broker has listings of, as global search shows names, each with the broker's listings. */
-  async byBroker(address: string, status: ListingStatus | undefined, limit: number, offset: number): Promise<{ ids: number[]; listings: Map<number, BrokeredResultListing[]>; total: number }> {
+  /**
+   * A page of the names the broker has listings of, as global search shows names, each with the
+   * broker's listings: the page's ids and its total at once, then the names with those listings in
+   * one statement.
+   */
+  async byBroker(address: string, status: ListingStatus | undefined, limit: number, offset: number): Promise<{ results: BrokerListingsPage['results']; total: number }> {
     const { db } = this.deps;
     const broker = address.toLowerCase();
     // counted exactly up to 1,000 names, a larger total cached 30 s (as the listings page does)
@@ -61,10 +66,10 @@ export class BrokeredListingService {
       brokerNameIds(db, broker, status, limit, offset),
       pagedTotal(this.deps.cache, `broker:${broker}:${status ?? 'all'}`, (cap) => countBrokerNames(db, broker, status, cap)),
     ]);
-    const listings = new Map<number, BrokeredResultListing[]>();
-    for (const l of await brokerListingsOfNames(db, broker, status, ids)) {
-      const list = listings.get(l.ens_name_id) ?? [];
-      list.push({
+    const rows = await brokerPageRows(db, broker, status, ids);
+    const results = rows.map((row) => ({
+      ...toResult(row, undefined),
+      listings: (row.listings ?? []).map((l) => ({
         id: l.id,
         price: weiString(l.price_wei),
         currency_address: l.currency_address,
@@ -78,10 +83,9 @@ export class BrokeredListingService {
         broker_fee_bps: l.broker_fee_bps,
         status: l.status,
         created_at: iso(l.created_at),
-      });
-      listings.set(l.ens_name_id, list);
-    }
-    return { ids, listings, total };
+      })),
+    }));
+    return { results, total };
   }
 
   async stats(): Promise<BrokerStats> {

@@ -16,6 +16,7 @@ export interface ListingJson {
   order_data: Record<string, unknown>;
   expires_at: string | null;
   created_at: string;
+  status: string;
   source: string;
   broker_address: string | null;
   broker_fee_bps: number | null;
@@ -46,33 +47,50 @@ export interface ResultRow {
 }
 
 /**
- * The result rows of the ids `source` yields as `p(id, ord)`, in `ord` order: each name by its
- * primary key and its listings aggregated from the active-listing index, in one statement
- * (amounts as text: JSON numbers lose digits). An id without a name gives no row. `generic`: the
- * source is a list of keys (ids, labels), whose plan does not depend on them (GENERIC_PLAN).
+ * The listings `l` that `where` picks, as one JSON array, newest first (null when none): amounts
+ * as text (JSON numbers lose digits), `status` as the `status` expression gives it.
  */
-async function resultRowsFrom<R extends ResultRow = ResultRow>(db: Executor, source: RawBuilder<unknown>, extra: RawBuilder<unknown> = sql``, plan: 'generic' | 'custom' = 'custom'): Promise<R[]> {
+export function listingsJson(where: RawBuilder<unknown>, status: RawBuilder<unknown> = sql`l.status`): RawBuilder<unknown> {
+  return sql`(SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
+        'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data, 'expires_at', l.expires_at, 'created_at', l.created_at,
+        'status', ${status}, 'source', l.source, 'broker_address', l.broker_address, 'broker_fee_bps', l.broker_fee_bps) ORDER BY l.created_at DESC, l.id DESC)
+      FROM listings l WHERE ${where})`;
+}
+
+/** A name's active unexpired listings (listings_one_active_idx), the listings of a standard result. */
+const ACTIVE_LISTINGS = listingsJson(sql`l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())`);
+
+export interface RowsOptions {
+  /** further columns after the row's, each `, expression AS name` (not the name of a row's column: it would replace it) */
+  extra?: RawBuilder<unknown>;
+  /** `generic`: the source is a list of keys (ids, labels), whose plan does not depend on them (GENERIC_PLAN) */
+  plan?: 'generic' | 'custom';
+  /** the `listings` column (`listingsJson` of the name `n`'s listings); a name's active ones when not given */
+  listings?: RawBuilder<unknown>;
+}
+
+/**
+ * The result rows of the ids `source` yields as `p(id, ord, …)`, in `ord` order: each name by its
+ * primary key and its listings, in one statement. An id without a name gives no row.
+ */
+async function resultRowsFrom<R extends ResultRow = ResultRow>(db: Executor, source: RawBuilder<unknown>, options: RowsOptions = {}): Promise<R[]> {
+  const { extra = sql``, plan = 'custom', listings = ACTIVE_LISTINGS } = options;
   const { rows } = await sql<R>`SELECT ${plan === 'generic' ? GENERIC_PLAN : sql``} n.id, n.name, n.token_id, n.owner_address, n.expiry_date, n.registration_date, n.clubs, n.has_emoji,
       n.label ~ '[0-9]' AS has_numbers, n.last_sale_date, n.last_sale_price_wei, n.last_sale_currency, n.highest_offer_wei, n.highest_offer_currency,
-      n.highest_offer_id, n.upvotes, n.downvotes, n.net_score, n.watchers_count,
-      (SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
-        'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data, 'expires_at', l.expires_at, 'created_at', l.created_at, 'source', l.source,
-        'broker_address', l.broker_address, 'broker_fee_bps', l.broker_fee_bps) ORDER BY l.created_at DESC, l.id DESC)
-        FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())) AS listings${extra}
+      n.highest_offer_id, n.upvotes, n.downvotes, n.net_score, n.watchers_count, ${listings} AS listings${extra}
     FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
   return rows;
 }
 
 /**
  * Result rows of the ids `source` yields as `p(id, ord, …)` with `extra` columns beside them
- * (`, p.total AS trend_total`: figures the page was ranked by), in one statement. An extra column
- * must not take the name of a result row's column (it would replace it). `plan`: as resultRowsFrom's.
+ * (`, p.total AS trend_total`: figures the page was ranked by), in one statement.
  */
-export const resultRowsWith = <E extends object>(db: Executor, source: RawBuilder<unknown>, extra: RawBuilder<unknown>, plan: 'generic' | 'custom' = 'custom'): Promise<(ResultRow & E)[]> =>
-  resultRowsFrom<ResultRow & E>(db, source, extra, plan);
+export const resultRowsWith = <E extends object>(db: Executor, source: RawBuilder<unknown>, options: RowsOptions): Promise<(ResultRow & E)[]> =>
+  resultRowsFrom<ResultRow & E>(db, source, options);
 
 /** Reads a page of global search as result rows: the page's ids and their rows are one statement. */
-export const resultRows: PageReader<ResultRow> = (db, page, plan) => resultRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`, sql``, plan);
+export const resultRows: PageReader<ResultRow> = (db, page, plan) => resultRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`, { plan });
 
 /**
  * Loads standard search results for name ids, in the order given. Indexed queries whatever the
@@ -82,7 +100,7 @@ export const resultRows: PageReader<ResultRow> = (db, page, plan) => resultRowsF
 export async function loadSearchResults(db: Executor, ids: readonly number[], viewerId?: number): Promise<SearchResult[]> {
   if (ids.length === 0) return [];
   const [rows, viewer] = await Promise.all([
-    resultRowsFrom(db, sql`unnest(${[...ids]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, sql``, 'generic'),
+    resultRowsFrom(db, sql`unnest(${[...ids]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, { plan: 'generic' }),
     viewerState(db, ids, viewerId),
   ]);
   return rows.map((row) => toResult(row, viewer));
@@ -97,7 +115,7 @@ export async function loadSearchResultsOfNames(db: Executor, names: readonly str
   const labels = names.filter((n) => n.endsWith('.eth')).map((n) => n.slice(0, -'.eth'.length));
   if (labels.length === 0) return new Map();
   const rows = await resultRowsFrom(db, sql`(SELECT f.id, t.ord FROM unnest(${labels}::text[]) WITH ORDINALITY AS t(label, ord)
-    JOIN ens_names f ON (f.label COLLATE "C") = t.label AND f.searchable) p`, sql``, 'generic');
+    JOIN ens_names f ON (f.label COLLATE "C") = t.label AND f.searchable) p`, { plan: 'generic' });
   const results = await searchResultsOf(db, rows, viewerId);
   return new Map(results.map((r) => [r.name, r]));
 }

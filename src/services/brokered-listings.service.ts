@@ -1,7 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { ListingStatus } from '../db/schema.js';
 import { BrokeredListingService } from '../orders/index.js';
-import { loadSearchResults } from '../search/results.js';
 import { offsetOf, pageB } from '../lib/pagination.js';
 import type { BrokerConfig, BrokerListingsPage, BrokerListingsQuery, BrokerStats, CreateBrokeredListingBody } from '../contracts/brokered-listings.js';
 import type { Listing } from '../contracts/listings.js';
@@ -25,11 +24,7 @@ export class BrokeredListingsService {
 
   async byBroker(address: string, q: BrokerListingsQuery): Promise<BrokerListingsPage> {
     const page = await this.brokered.byBroker(address, q.status as ListingStatus | undefined, q.limit, offsetOf(q.page, q.limit));
-    const names = await loadSearchResults(this.deps.db, page.ids);
-    return {
-      results: names.map((n) => ({ ...n, listings: page.listings.get(n.id) ?? [] })),
-      pagination: pageB(q.page, q.limit, page.total),
-    };
+    return { results: page.results, pagination: pageB(q.page, q.limit, page.total) };
   }
 
   stats(): Promise<BrokerStats> {

@@ -58,7 +58,7 @@ export class TrendingService {
     // One plan whatever the metric, period and limit (GENERIC_PLAN): the top of the counters' rank
     // index by equality on (metric, period), then per-name lookups by key; planning it was a third
     // of its database time.
-    const rows = await resultRowsWith<E>(db, figures.join === undefined ? top : sql`${top} ${figures.join}`, figures.extra, 'generic');
+    const rows = await resultRowsWith<E>(db, figures.join === undefined ? top : sql`${top} ${figures.join}`, { extra: figures.extra, plan: 'generic' });
     const results = await searchResultsOf(db, rows, viewerId);
     return results.map((result, i) => ({ row: rows[i], result }));
   }
