@@ -299,6 +299,18 @@ export interface NameViewCounts {
   views: Generated<number>;
 }
 
+export interface NameViewerLatest {
+  day: Timestamp;
+  ens_name_id: number;
+  viewer: string;
+}
+
+export interface NameViewersByDay {
+  day: Timestamp;
+  ens_name_id: number;
+  viewers: number;
+}
+
 export interface NameViewsDaily {
   day: Timestamp;
   ens_name_id: number;
@@ -504,6 +516,8 @@ export interface DB {
   market_rollup_dirty: MarketRollupDirty;
   market_rollups: MarketRollups;
   name_view_counts: NameViewCounts;
+  name_viewer_latest: NameViewerLatest;
+  name_viewers_by_day: NameViewersByDay;
   name_views_daily: NameViewsDaily;
   notifications: Notifications;
   offers: Offers;

@@ -7,7 +7,7 @@ export { ACTIVITY_EVENT_TYPES, recordActivity, type ActivityEventType, type Acti
 export { ActivityService, type ActivityQuery, type ActivityPage } from './activity.service.js';
 export { SalesService, type SalesPage } from './sales.service.js';
 export { NamesService, type NamesQuery, type Viewer } from './names.service.js';
-export { userViewer, viewCounterOf } from './views.js';
+export { rebuildViewerCounts, userViewer, viewCounterOf } from './views.js';
 export { resolveName, type NameRef } from './name-ref.js';
 export { logNameTransitions, type TransitionResult } from './transitions.js';
 export { nameTransitionsJob } from './jobs.js';

@@ -7,6 +7,7 @@ import { refreshClubStats, refreshRollups, refreshSnapshots } from '../analytics
 import { MAINNET } from '../config.js';
 import { DEFAULT_HOLDER_PARAMS, refreshHolderLeaderboard } from '../services/leaderboard.service.js';
 import { rebuildTrends } from '../trends/index.js';
+import { rebuildViewerCounts } from '../history/index.js';
 
 /**
  * Set-based refreshes of derived data (aggregates, memberships, summaries) that the seed and the
@@ -26,6 +27,7 @@ export const derivedRefreshes: ReadonlyArray<ReadonlyArray<{ name: string; run(d
   [
     { name: 'highest offers and listing summaries', run: refreshAllMarketSummaries },
     { name: 'trend counters', run: (db) => rebuildTrends(db) },
+    { name: 'distinct viewers', run: rebuildViewerCounts },
     { name: 'analytics snapshots', run: async (db) => void (await refreshSnapshots(db, { force: true })) },
     { name: 'awards leaderboard', run: async (db) => void (await refreshAwardsLeaderboard(db, { referrerCode: DEFAULT_REFERRER })) },
   ],

@@ -55,7 +55,7 @@ const REFERRING = ['registrations', 'sales', 'listings', 'offers', 'votes', 'vot
  */
 const EMPTIED = [...new Set([...TABLES, ...REFERRING, 'market_rollups', 'market_rollup_dirty'])].join(', ');
 /** What the derived refreshes write. */
-const DERIVED_TABLES = ['clubs', 'club_names', 'club_members', 'club_holders', 'club_stats', 'market_rollups', 'trend_buckets', 'trend_totals', 'analytics_snapshots',
+const DERIVED_TABLES = ['name_viewer_latest', 'name_viewers_by_day', 'clubs', 'club_names', 'club_members', 'club_holders', 'club_stats', 'market_rollups', 'trend_buckets', 'trend_totals', 'analytics_snapshots',
   'awards_leaderboard', 'holder_leaderboard', 'sync_state'];
 const WITH_ID = ['users', 'ens_names', 'registrations', 'sales', 'listings', 'offers', 'vote_events', 'notifications'];
 const COLUMNS = {

@@ -74,14 +74,15 @@ export class TrendingService {
 
   /**
    * Names ranked by page views in the period (one per viewer and UTC day, counted when the view
-   * buffer is flushed). unique_viewers: distinct viewers on the UTC days the period touches (a
-   * hashed DISTINCT: count(DISTINCT) sorts a top name's thousands of viewers, about twice the time).
+   * buffer is flushed). unique_viewers: distinct viewers on the UTC days the period touches, the
+   * sum of the name's viewers by latest day from the period's first day (kept by the view flush,
+   * history/views.ts): a few rows per name where a distinct count read a top name's thousands.
    */
   async views(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
     const since = trendPeriodStart(PERIOD_HOURS[period]);
     const ranked = await this.ranked<{ trend_total: number; unique_viewers: number; total_views: number }>('views', period, limit, viewerId, {
       extra: sql`, p.total AS trend_total,
-        (SELECT count(*)::int FROM (SELECT DISTINCT viewer FROM name_views_daily d WHERE d.ens_name_id = p.id AND d.day >= ${since}::date) v) AS unique_viewers,
+        (SELECT coalesce(sum(u.viewers), 0)::int FROM name_viewers_by_day u WHERE u.ens_name_id = p.id AND u.day >= ${since}::date) AS unique_viewers,
         coalesce((SELECT views FROM name_view_counts c WHERE c.ens_name_id = p.id), 0)::int AS total_views`,
     });
     const names = ranked.map(({ row: r, result }) => Object.assign(result, {
