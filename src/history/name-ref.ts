@@ -1,6 +1,6 @@
 import { AppError, type ErrorCode } from '../errors.js';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
-import { InvalidNameError, parseEthName } from '../lib/ens.js';
+import { InvalidNameError, normalizeEthName } from '../lib/ens.js';
 
 export interface NameRef {
   id: number;
@@ -14,7 +14,7 @@ export interface NameRef {
 export async function resolveName(db: Executor, raw: string, notFound: ErrorCode, field = 'params.name'): Promise<NameRef> {
   let name: string;
   try {
-    name = parseEthName(raw).name;
+    name = normalizeEthName(raw);
   } catch (e) {
     if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid name: ${e.message}`, { field });
     throw e;

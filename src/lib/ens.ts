@@ -74,7 +74,7 @@ export function parseEthName(input: string): EthName {
 
 /** The label of a name given with or without `.eth`, normalized; throws InvalidNameError. */
 export function parseLabel(input: string): string {
-  return parseEthName(input).label;
+  return normalizeEthName(input).slice(0, -'.eth'.length);
 }
 
 /** Length in user-perceived characters (an emoji with modifiers counts once). */

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { cached } from '../infra/cache.js';
 import { isAddress, normalizeAddress } from '../lib/address.js';
 import { decodeFuses, type Fuses } from '../lib/ens-fuses.js';
-import { InvalidNameError, parseEthName } from '../lib/ens.js';
+import { InvalidNameError, normalizeEthName } from '../lib/ens.js';
 import { DAY } from '../lib/time.js';
 import { pageB, offsetOf, type PageB } from '../lib/pagination.js';
 import { createSubgraphClient, type SubgraphClient } from '../providers/subgraph/client.js';
@@ -192,7 +192,7 @@ export class EnsRolesService {
 
 function nameOf(raw: string): string {
   try {
-    return parseEthName(raw).name;
+    return normalizeEthName(raw);
   } catch (e) {
     if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid name: ${e.message}`, { field: 'params.name' });
     throw e;

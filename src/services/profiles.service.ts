@@ -6,7 +6,7 @@ import { cached } from '../infra/cache.js';
 import { AppError } from '../errors.js';
 import { knownCurrencies } from '../db/repositories/currencies.repository.js';
 import { isAddress, normalizeAddress, ZERO_ADDRESS } from '../lib/address.js';
-import { InvalidNameError, parseEthName } from '../lib/ens.js';
+import { InvalidNameError, normalizeEthName } from '../lib/ens.js';
 import { DAY, HOUR, iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
 import { readBalances, readPrimaryName } from '../providers/rpc/ens-reads.js';
@@ -61,7 +61,7 @@ export class ProfileService {
     }
     let name: string;
     try {
-      name = parseEthName(key).name;
+      name = normalizeEthName(key);
     } catch (e) {
       if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid name: ${e.message}`, { field: 'params.addressOrName' });
       throw e;

@@ -1,7 +1,7 @@
 import type { RawBuilder } from 'kysely';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { InvalidNameError, parseEthName } from '../lib/ens.js';
+import { InvalidNameError, normalizeEthName } from '../lib/ens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { checkSortNeeds, normalizeQuery, readFilters } from '../search/filters.js';
@@ -69,7 +69,7 @@ export class SearchService {
   /** The normalized name a path parameter names: 400 INVALID_NAME when it does not normalize. */
   normalize(nameParam: string): string {
     try {
-      return parseEthName(nameParam).name;
+      return normalizeEthName(nameParam);
     } catch (e) {
       if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid name: ${e.message}`, { field: 'params.name' });
       throw e;

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { recordActivity } from '../history/index.js';
 import { cached } from '../infra/cache.js';
-import { InvalidNameError, parseEthName } from '../lib/ens.js';
+import { InvalidNameError, normalizeEthName } from '../lib/ens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { weiString } from '../lib/wei.js';
 import { bumpTrends } from '../trends/index.js';
@@ -73,7 +73,7 @@ export class VoteService {
   async cast(userId: number, ensName: string, vote: VoteValue, now = new Date()): Promise<VoteStats> {
     let name: string;
     try {
-      name = parseEthName(ensName).name;
+      name = normalizeEthName(ensName);
     } catch (e) {
       if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid ENS name: ${e.message}`, { field: 'body.ensName' });
       throw e;
@@ -119,7 +119,7 @@ export class VoteService {
   async stats(ensName: string, viewerId: number | undefined): Promise<VoteStats> {
     let name: string;
     try {
-      name = parseEthName(ensName).name;
+      name = normalizeEthName(ensName);
     } catch (e) {
       if (e instanceof InvalidNameError) throw new AppError('ENS_NAME_NOT_FOUND', 'ENS name not found');
       throw e;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { InvalidNameError, parseEthName } from '../lib/ens.js';
+import { InvalidNameError, normalizeEthName } from '../lib/ens.js';
 import { offsetOf, pageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
@@ -36,7 +36,7 @@ const LIST_COLUMNS = ['id', 'user_id', 'name', 'is_default', 'item_count', 'crea
 
 function normalizedName(input: string, field: string): string {
   try {
-    return parseEthName(input).name;
+    return normalizeEthName(input);
   } catch (e) {
     if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid ENS name: ${e.message}`, { field });
     throw e;
@@ -178,7 +178,7 @@ export class WatchlistService {
   async bulkAdd(userId: number, ensNames: readonly string[], listId: number | undefined) {
     const parsed = ensNames.map((raw) => {
       try {
-        return { raw, name: parseEthName(raw).name };
+        return { raw, name: normalizeEthName(raw) };
       } catch (e) {
         if (e instanceof InvalidNameError) return { raw, name: null };
         throw e;

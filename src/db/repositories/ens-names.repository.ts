@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../client.js';
 import { AppError } from '../../errors.js';
-import { InvalidNameError, parseEthName, type EthName } from '../../lib/ens.js';
+import { InvalidNameError, normalizeEthName, type EthName } from '../../lib/ens.js';
 
 export interface NameRef {
   id: number;
@@ -14,7 +14,7 @@ export interface NameRef {
 export async function resolveName(db: Executor, input: string): Promise<NameRef> {
   let name: string;
   try {
-    name = parseEthName(input).name;
+    name = normalizeEthName(input);
   } catch (e) {
     if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', e.message, { field: 'name' });
     throw e;
