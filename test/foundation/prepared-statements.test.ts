@@ -5,7 +5,8 @@ import { createDb, createPool, GENERIC_PLAN, type Db } from '../../src/db/client
 import { brokerNameIds, countBrokerNames } from '../../src/orders/brokered.repository.js';
 import { countListings, listListings } from '../../src/orders/listings.repository.js';
 import { countOffers, listOffers } from '../../src/orders/offers.repository.js';
-import { searchIds } from '../../src/search/query.js';
+import { searchIds, searchPage } from '../../src/search/query.js';
+import { resultRows } from '../../src/search/results.js';
 import { CommentService } from '../../src/services/comments.service.js';
 import { NamesService } from '../../src/history/index.js';
 import { createName } from '../helpers/factories.js';
@@ -138,6 +139,15 @@ test('a search page without text or filters is planned once; with either, per re
     assert.deepEqual(await pages({ filters: {}, sort, offset: 0, limit: 20 }), [true, true]);
     assert.deepEqual(await pages({ filters: { minLength: 3 }, sort, offset: 0, limit: 20 }), [false, false]);
     assert.deepEqual(await pages({ q: 'abc', filters: {}, sort: { by: 'alphabetical', order: 'asc' }, offset: 0, limit: 20 }), [false]);
+    // a short text's relevance page, read length by length, is planned once; with a filter, per request
+    const short = async (filters: Parameters<typeof searchIds>[1]['filters']) => {
+      await sql`DEALLOCATE ALL`.execute(conn);
+      await searchPage(conn, { q: 'ab', filters, sort: 'relevance', offset: 20, limit: 20 }, ctx, resultRows);
+      const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%unnest(ARRAY(%'`.execute(conn);
+      return rows.map((r) => r.statement.startsWith('SELECT /* generic plan */'));
+    };
+    assert.deepEqual(await short({}), [true]);
+    assert.deepEqual(await short({ minLength: 3 }), [false]);
   });
 });
 
