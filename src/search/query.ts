@@ -163,6 +163,13 @@ interface Tier {
   rank: RawBuilder<unknown>;
   /** Ranked by label_length, then label (C), then id: without filters, read length by length (see byLengthPage). */
   byLength?: boolean;
+  /**
+   * Without filters, one plan whatever the text: the prefix tier is a range of the label index,
+   * read whole and sorted (checked at a million names for common and rare prefixes; planning took
+   * 2 ms of its 2.2). Not the substring tier: a common substring is best read from the length index
+   * (168 ms), a rare one through the trigram index, where one plan for both took 334 ms.
+   */
+  samePlan?: boolean;
 }
 
 /**
@@ -188,7 +195,7 @@ function textMatch(q: string, similar: readonly number[]): TextMatch {
   const prefix = sql`(${startsWith(q)})`;
   if (length < SUBSTRING_FROM) return { cond: prefix, tiers: [{ cond: prefix, rank: sql`label_length, (label COLLATE "C"), id`, byLength: true }] };
   const similarOrder = sql`similarity(label, ${q}) DESC, label_length, (label COLLATE "C"), id`;
-  const prefixTier: Tier = { cond: prefix, rank: sql`CASE WHEN label = ${q} THEN 0 ELSE 1 END, ${similarOrder}` };
+  const prefixTier: Tier = { cond: prefix, rank: sql`CASE WHEN label = ${q} THEN 0 ELSE 1 END, ${similarOrder}`, samePlan: true };
   if (!WORD_CHAR.test(q)) return { cond: prefix, tiers: [prefixTier] };
   const infix = sql`label LIKE ${`%${like(q)}%`}`;
   const tiers: Tier[] = [prefixTier, { cond: sql`${infix} AND NOT (label LIKE ${`${like(q)}%`})`, rank: similarOrder }];
@@ -307,9 +314,10 @@ async function tieredPage<R extends { id: number }>(
     // plan, an ordered walk of its sort's index: planned once (GENERIC_PLAN), its size in the text.
     // So has a short text's page read length by length (a range of the length index per length,
     // then of the label index when they run out: checked at a million names for common and rare
-    // prefixes and deep pages), which took 1 ms to plan and 0.4-0.9 ms to run. Only a reader that
-    // marks its own statement plans it once (the short page is a WITH, which cannot carry the mark).
-    const generic = short || where.compile(db).parameters.length === 0;
+    // prefixes and deep pages), which took 1 ms to plan and 0.4-0.9 ms to run, and the prefix tier
+    // of a longer one (Tier.samePlan). Only a reader that marks its own statement plans a short
+    // page once (it is a WITH, which cannot carry the mark).
+    const generic = short || (unfiltered && tier.samePlan === true) || where.compile(db).parameters.length === 0;
     const statement = short
       ? byLengthPage(where, tier.rank, skip, want)
       : sql<{ id: number }>`SELECT ${generic ? GENERIC_PLAN : sql``} id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${generic ? sql.lit(want) : want}`;

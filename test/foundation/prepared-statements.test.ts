@@ -139,6 +139,19 @@ test('a search page without text or filters is planned once; with either, per re
     assert.deepEqual(await pages({ filters: {}, sort, offset: 0, limit: 20 }), [true, true]);
     assert.deepEqual(await pages({ filters: { minLength: 3 }, sort, offset: 0, limit: 20 }), [false, false]);
     assert.deepEqual(await pages({ q: 'abc', filters: {}, sort: { by: 'alphabetical', order: 'asc' }, offset: 0, limit: 20 }), [false]);
+    // a longer text's relevance page: its prefix tier planned once, its substring tier per request; with a filter, both per request
+    const tiers = async (spec: Parameters<typeof searchIds>[1]) => {
+      const single = createDb(createPool(database.url, { max: 1 }));
+      try {
+        await searchIds(single, spec, ctx);
+        const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement ~ '^SELECT .*id FROM ens_names WHERE'`.execute(single);
+        return rows.map((r) => r.statement.startsWith('SELECT /* generic plan */ id')).sort();
+      } finally {
+        await single.destroy();
+      }
+    };
+    assert.deepEqual(await tiers({ q: 'abc', filters: {}, sort: 'relevance', offset: 0, limit: 20 }), [false, true]);
+    assert.deepEqual(await tiers({ q: 'abc', filters: { minLength: 3 }, sort: 'relevance', offset: 0, limit: 20 }), [false, false]);
     // a short text's relevance page, read length by length, is planned once; with a filter, per request
     const short = async (filters: Parameters<typeof searchIds>[1]['filters']) => {
       await sql`DEALLOCATE ALL`.execute(conn);
