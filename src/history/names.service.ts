@@ -9,9 +9,8 @@ import type { SearchFilters } from '../search/filters.js';
 import { searchIds, type SortKey } from '../search/query.js';
 import { toResult, viewerState } from '../search/results.js';
 import { AppError } from '../errors.js';
-import { SearchService } from '../services/search.service.js';
 import { nameHistory } from './activity.repository.js';
-import { resolveName } from './name-ref.js';
+import { nameOfParam, resolveName } from './name-ref.js';
 import { activeListings, namePageRow, nameRecords, pendingOfferCount } from './names.repository.js';
 import { nameExtras, toNameListItem, toNameListing, toNameOffer, toNameTransaction } from './names.mapping.js';
 import { userViewer, viewCounterOf } from './views.js';
@@ -39,10 +38,7 @@ export type Viewer = { id: number } | { ip: string };
 
 /** Names: the list, one name's page, its metadata, legacy shape, history and bundle. */
 export class NamesService {
-  private readonly search: SearchService;
-  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'cache'>) {
-    this.search = new SearchService(deps);
-  }
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'cache'>) {}
 
   /** Counts a view (in memory; flushed in the background). */
   private countView(nameId: number, viewer: Viewer): void {
@@ -74,7 +70,7 @@ export class NamesService {
 
   /** The name page; counts a view when `viewer` is given. */
   async detail(param: string, user: { id: number } | null, viewer?: Viewer): Promise<NamePage> {
-    const name = this.search.normalize(param);
+    const name = nameOfParam(param);
     const { db, config } = this.deps;
     // anonymous: one statement; signed in, a second wave for the caller's votes and watches
     const row = await namePageRow(db, name, MAX_OFFERS);

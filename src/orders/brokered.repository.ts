@@ -11,22 +11,6 @@ import { listingsJson, resultRowsWith, type ResultRow } from '../search/results.
  * connection (GENERIC_PLAN).
  */
 
-export interface BrokeredListingRow {
-  id: number;
-  ens_name_id: number;
-  price_wei: string;
-  currency_address: string;
-  seller_address: string;
-  order_hash: string;
-  order_data: Record<string, unknown>;
-  status: ListingStatus;
-  source: string;
-  expires_at: Date | null;
-  created_at: Date;
-  broker_address: string;
-  broker_fee_bps: number | null;
-}
-
 function ofBroker(db: Executor, broker: string, status: ListingStatus | undefined) {
   return db
     .selectFrom('listings as l')

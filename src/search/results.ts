@@ -7,7 +7,7 @@ import { currencyFields } from '../lib/currencies.js';
 import type { PageReader } from './query.js';
 
 /** An active listing as the name query returns it (JSON: amounts and times as text). */
-export interface ListingJson {
+interface ListingJson {
   id: number;
   price_wei: string;
   currency_address: string;

@@ -1,11 +1,10 @@
 import type { RawBuilder } from 'kysely';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { InvalidNameError, normalizeEthName } from '../lib/ens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { checkSortNeeds, normalizeQuery, readFilters } from '../search/filters.js';
-import { defaultOrderOf, findNameId, RESULT_WINDOW, searchPage, type Sort, type SortKey, type SortOrder } from '../search/query.js';
+import { defaultOrderOf, RESULT_WINDOW, searchPage, type Sort, type SortKey, type SortOrder } from '../search/query.js';
 import { resultRows, searchResultsOf } from '../search/results.js';
 import { SingleFlight } from '../search/tiered.js';
 
@@ -64,23 +63,5 @@ export class SearchService {
       sort: relevance ? { by: 'relevance', order: 'desc' } : sort,
       totalCapped: found.capped,
     };
-  }
-
-  /** The normalized name a path parameter names: 400 INVALID_NAME when it does not normalize. */
-  normalize(nameParam: string): string {
-    try {
-      return normalizeEthName(nameParam);
-    } catch (e) {
-      if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid name: ${e.message}`, { field: 'params.name' });
-      throw e;
-    }
-  }
-
-  /** The stored name a path parameter names: 400 INVALID_NAME when it does not normalize, 404 NAME_NOT_FOUND when not here. */
-  async resolve(nameParam: string): Promise<{ id: number; name: string }> {
-    const name = this.normalize(nameParam);
-    const found = await findNameId(this.deps.db, name);
-    if (!found) throw new AppError('NAME_NOT_FOUND', `${name} is not in the marketplace`);
-    return { id: found.id, name };
   }
 }
