@@ -1,6 +1,7 @@
 import type { preValidationAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../errors.js';
+import { RAW_JSON, type RawJson } from '../lib/raw-json.js';
 import { Address, described } from './common.js';
 
 /**
@@ -110,9 +111,16 @@ export const SignedOrder = Type.Object({
   signature: Type.String({ pattern: '^0x[0-9a-fA-F]{128,}$', maxLength: 4096, description: 'EIP-712 signature of the order by its offerer (65 or 64 bytes; EIP-1271 when ETH_RPC_URL is set)', examples: [ORDER_EXAMPLE.signature] }),
 }, { description: 'the signed Seaport 1.6 order', examples: [ORDER_EXAMPLE] });
 
-/** `order_data` as stored: `{parameters, signature}` of the signed order, normalised (lower-case addresses, decimal numbers). */
-export const OrderData = Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order: {parameters, signature}', examples: [ORDER_EXAMPLE] });
-export const OfferOrderData = Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order: {parameters, signature}', examples: [OFFER_EXAMPLE] });
+/**
+ * `order_data` as stored: `{parameters, signature}` of the signed order, normalised (lower-case
+ * addresses, decimal numbers). A page may give it as the stored JSON text (RawJson), which the
+ * response writes as it is.
+ */
+const storedOrder = (example: object) => Type.Unsafe<Record<string, unknown> | RawJson>(
+  Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order: {parameters, signature}', examples: [example], [RAW_JSON]: true }),
+);
+export const OrderData = storedOrder(ORDER_EXAMPLE);
+export const OfferOrderData = storedOrder(OFFER_EXAMPLE);
 
 export const Source = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$', description: 'origin of the order, default grails', examples: ['grails'] });
 export const OrderHash = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: "the order hash (Seaport's getOrderHash), computed by the service", examples: [ORDER_EXAMPLE_HASH] });

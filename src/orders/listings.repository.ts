@@ -13,7 +13,8 @@ export interface ListingRow {
   value_wei: string | null;
   currency_address: string;
   order_hash: string;
-  order_data: Record<string, unknown>;
+  /** The signed order as its stored JSON text (a page writes it as it is: lib/raw-json.ts). */
+  order_data: string;
   status: ListingStatus;
   source: string;
   created_at: Date;
@@ -81,7 +82,7 @@ function withName(db: Executor) {
 }
 
 const COLUMNS = [
-  'l.id', 'l.ens_name_id', 'l.seller_address', 'l.price_wei', 'l.value_wei', 'l.currency_address', 'l.order_hash', 'l.order_data',
+  'l.id', 'l.ens_name_id', 'l.seller_address', 'l.price_wei', 'l.value_wei', 'l.currency_address', 'l.order_hash', sql<string>`l.order_data::text`.as('order_data'),
   'l.source', 'l.created_at', 'l.updated_at', 'l.expires_at', 'l.last_validated_at', 'l.unfunded_at', 'l.unfunded_reason',
   'l.broker_address', 'l.broker_fee_bps', 'n.name as ens_name', 'n.token_id', 'n.owner_address as current_owner',
   'n.expiry_date as name_expiry_date', 'n.registration_date', 'n.last_sale_date',

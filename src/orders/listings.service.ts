@@ -11,6 +11,7 @@ import { AppError } from '../errors.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
+import { RawJson } from '../lib/raw-json.js';
 import type { Executor } from '../db/client.js';
 import type { CreateListingBody, Listing, ListingsQuery, UpdateListingBody } from '../contracts/listings.js';
 import type { AuthUser } from '../services/tokens.js';
@@ -50,7 +51,7 @@ export function toListing(row: ListingRow): Listing {
     currency_address: row.currency_address,
     ...currencyFields(row.currency_address),
     order_hash: row.order_hash,
-    order_data: row.order_data,
+    order_data: new RawJson(row.order_data),
     status: row.status,
     source: row.source,
     created_at: iso(row.created_at),

@@ -11,7 +11,8 @@ export interface OfferRow {
   offer_amount_wei: string;
   currency_address: string;
   order_hash: string;
-  order_data: Record<string, unknown>;
+  /** The signed order as its stored JSON text (a page writes it as it is: lib/raw-json.ts). */
+  order_data: string;
   status: OfferStatus;
   created_at: Date;
   expires_at: Date | null;
@@ -66,7 +67,7 @@ function filtered(db: Executor, f: OfferFilters, part: RawBuilder<SqlBool> | und
 }
 
 const COLUMNS = [
-  'o.id', 'o.ens_name_id', 'o.buyer_address', 'o.offer_amount_wei', 'o.currency_address', 'o.order_hash', 'o.order_data',
+  'o.id', 'o.ens_name_id', 'o.buyer_address', 'o.offer_amount_wei', 'o.currency_address', 'o.order_hash', sql<string>`o.order_data::text`.as('order_data'),
   'o.created_at', 'o.expires_at', 'o.source', 'o.last_validated_at', 'o.unfunded_at', 'o.unfunded_reason',
   'n.name', 'n.token_id', 'n.owner_address',
 ] as const;

@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { iso } from '../lib/time.js';
+import { RawJson } from '../lib/raw-json.js';
 import type { CreateOfferBody, Offer, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../contracts/offers.js';
 import { placeOffer, updateOffer } from './user-moves.js';
 import {
@@ -46,7 +47,7 @@ export function toOffer(row: OfferRow): Offer {
     currency_address: row.currency_address,
     ...currencyFields(row.currency_address),
     order_hash: row.order_hash,
-    order_data: row.order_data,
+    order_data: new RawJson(row.order_data),
     status: row.status,
     created_at: iso(row.created_at),
     expires_at: iso(row.expires_at),

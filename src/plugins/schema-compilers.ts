@@ -1,5 +1,6 @@
 import AjvCompiler from '@fastify/ajv-compiler';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
+import { splicingRawJson, withRawSlots } from '../lib/raw-json.js';
 import type { FastifySchemaCompiler, FastifySerializerCompiler, FastifyServerOptions } from 'fastify';
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
@@ -11,7 +12,9 @@ type Validate = ReturnType<FastifySchemaCompiler<unknown>>;
  * built. Compiling all of them up front costs about 2.5 s of CPU per app (some 140 operations, a
  * serializer per declared status), most of it for error statuses a process may never send; the
  * first request of a route pays its own few milliseconds instead. Validation and serialization
- * are exactly Fastify's: the compiled function is called as is, its `errors` passed on.
+ * are exactly Fastify's: the compiled function is called as is, its `errors` passed on; a
+ * response schema with raw JSON slots (lib/raw-json.ts) is compiled with `{}` in each and its
+ * output spliced.
  * `compileAll` compiles every schema not compiled yet (a test does, so a schema that cannot
  * compile fails there and not on the first request that needs it).
  */
@@ -45,7 +48,8 @@ export function lazySchemaCompilers(): { compilersFactory: CompilersFactory; com
   const buildSerializer = (externalSchemas: unknown, options: unknown): FastifySerializerCompiler<unknown> => {
     const compile = serializers(externalSchemas, options as Parameters<typeof serializers>[1]) as FastifySerializerCompiler<unknown>;
     return (route) => {
-      const compiled = lazily(() => compile(route));
+      const slotted = withRawSlots(route.schema);
+      const compiled = lazily(() => (slotted === undefined ? compile(route) : splicingRawJson(compile({ ...route, schema: slotted }))));
       return (doc) => compiled()(doc);
     };
   };

@@ -48,7 +48,7 @@ const TABLES = ['users', 'ens_names', 'registrations', 'sales', 'listings', 'off
  * windows): the seeded tables, the activity log and the derived rows it writes most of.
  */
 const REFERRING = ['registrations', 'sales', 'listings', 'offers', 'votes', 'vote_events', 'notifications', 'name_views_daily', 'name_view_counts', 'activity_events',
-  'club_names', 'trend_buckets', 'trend_totals'];
+  'club_names', 'trend_buckets', 'trend_totals', 'name_viewer_latest', 'name_viewers_by_day'];
 /**
  * What a re-seed empties: the seeded tables, those whose keys to them it parks, and the market
  * rollups (derived from the seeded tables; their refresh rebuilds them all).

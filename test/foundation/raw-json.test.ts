@@ -1,0 +1,67 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
+import { addressOf } from '../helpers/accounts.js';
+import { createName } from '../helpers/factories.js';
+import { ONE_ETH, insertListing, insertOffer } from '../helpers/marketplace.js';
+import { RawJson } from '../../src/lib/raw-json.js';
+
+/**
+ * Pages of listings and offers write each signed order as its stored JSON text (lib/raw-json.ts):
+ * what a client reads must be the stored order exactly, whatever its strings hold.
+ */
+describe('signed orders written as stored', () => {
+  let t: TestContext;
+  const listingIds: number[] = [];
+  let offerId = 0;
+  // strings a splice could trip on: the placeholder's own escape as text, quotes, backslashes, line separators, emoji
+  const ODD = { note: 'a "quoted" \\u0000 back\\slash \u2028 🦊 ', list: ['\\u0000', '"\\u0000"', { '\\u0000': '' }], n: 1.5e300 };
+
+  before(async () => {
+    t = await createTestApp();
+    const db = t.container.db;
+    for (const [i, name] of ['rawone.eth', 'rawtwo.eth', 'rawthree.eth'].entries()) {
+      const n = await createName(db, name, { owner: addressOf(0) });
+      listingIds.push((await insertListing(db, 0, n.id, name, BigInt(i + 1) * ONE_ETH)).id);
+      if (i === 0) offerId = (await insertOffer(db, 1, n.id, name, ONE_ETH / 2n)).id;
+    }
+    await sql`UPDATE listings SET order_data = order_data || ${JSON.stringify(ODD)}::jsonb WHERE id = ${listingIds[1]}`.execute(db);
+    await sql`UPDATE offers SET order_data = order_data || ${JSON.stringify(ODD)}::jsonb WHERE id = ${offerId}`.execute(db);
+  });
+  after(async () => { await t?.close(); });
+
+  async function stored(table: 'listings' | 'offers', id: number): Promise<unknown> {
+    const { rows } = await sql<{ order_data: unknown }>`SELECT order_data FROM ${sql.table(table)} WHERE id = ${id}`.execute(t.container.db);
+    return rows[0]!.order_data;
+  }
+
+  async function get(url: string) {
+    const res = await t.app.inject({ method: 'GET', url });
+    assert.equal(res.statusCode, 200, show(res));
+    return body(res).data;
+  }
+
+  it('a page of listings carries each stored order, odd strings and all', async () => {
+    const data = await get(`/api/v1/listings?seller=${addressOf(0)}&sort=price&order=asc`);
+    assert.deepEqual(data.listings.map((l: { id: number }) => l.id), listingIds);
+    for (const l of data.listings) assert.deepEqual(l.order_data, await stored('listings', l.id));
+    assert.equal(data.listings[1].order_data.note, ODD.note);
+    assert.deepEqual(data.listings[1].order_data.list, ODD.list);
+    assert.equal(typeof data.listings[0].order_data.parameters, 'object');
+  });
+
+  it('so do one listing, a page of offers and an order looked up by id', async () => {
+    assert.deepEqual((await get(`/api/v1/listings/${listingIds[1]}`)).order_data, await stored('listings', listingIds[1]!));
+    const offers = (await get(`/api/v1/offers?buyer=${addressOf(1)}`)).offers;
+    assert.deepEqual(offers.map((o: { id: number }) => o.id), [offerId]);
+    assert.deepEqual(offers[0].order_data, await stored('offers', offerId));
+    assert.deepEqual((await get(`/api/v1/orders/${listingIds[1]}`)).order_data, await stored('listings', listingIds[1]!));
+  });
+
+  it('outside a response a RawJson serializes as the value its text holds', () => {
+    const text = JSON.stringify(ODD);
+    assert.equal(JSON.stringify({ order: new RawJson(text), other: '\u0000' }), `{"order":${text},"other":"\\u0000"}`);
+    assert.deepEqual(new RawJson(text).value(), ODD);
+  });
+});
