@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Address, CurrencyFields, EnsNameParam, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
-import { ORDER_EXAMPLE } from './order.js';
+import { ORDER_EXAMPLE, storedOrder } from './order.js';
 import { NameOffer } from './search.js';
 import { SearchResult } from './search-result.js';
 
@@ -22,7 +22,7 @@ export const NameListing = Type.Object({
   status: Type.String(),
   seller_address: Address,
   order_hash: Type.String(),
-  order_data: Type.Record(Type.String(), Type.Unknown(), { description: 'the signed Seaport order ({parameters, signature}) to fulfil', examples: [ORDER_EXAMPLE] }),
+  order_data: storedOrder(ORDER_EXAMPLE, 'the signed Seaport order ({parameters, signature}) to fulfil'),
   expires_at: NullableTimestamp,
   created_at: Timestamp,
   source: Type.String(),
@@ -167,7 +167,7 @@ export const NameLegacy = Type.Object({
   listing_status: Type.Union([Type.String(), Type.Null()]),
   listing_expires_at: NullableTimestamp,
   listing_seller: NullableAddress,
-  listing_order_data: Type.Union([Type.Record(Type.String(), Type.Unknown(), { examples: [ORDER_EXAMPLE] }), Type.Null()]),
+  listing_order_data: Type.Union([storedOrder(ORDER_EXAMPLE), Type.Null()]),
   listing_currency_address: NullableAddress,
   listing_source: Type.Union([Type.String(), Type.Null()]),
   active_offers_count: Type.String(),

@@ -116,8 +116,8 @@ export const SignedOrder = Type.Object({
  * addresses, decimal numbers). A page may give it as the stored JSON text (RawJson), which the
  * response writes as it is.
  */
-const storedOrder = (example: object) => Type.Unsafe<Record<string, unknown> | RawJson>(
-  Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order: {parameters, signature}', examples: [example], [RAW_JSON]: true }),
+export const storedOrder = (example: object, description = 'the signed Seaport order: {parameters, signature}') => Type.Unsafe<Record<string, unknown> | RawJson>(
+  Type.Object({}, { additionalProperties: true, description, examples: [example], [RAW_JSON]: true }),
 );
 export const OrderData = storedOrder(ORDER_EXAMPLE);
 export const OfferOrderData = storedOrder(OFFER_EXAMPLE);

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ORDER_EXAMPLE, storedOrder } from './order.js';
 import { Address, ApiVersion, EnsNameParam, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
 
 const NullableWei = Type.Union([Wei, Type.Null()]);
@@ -17,7 +18,7 @@ export const Sale = Type.Object({
   transaction_hash: Type.Union([Type.String(), Type.Null()]),
   block_number: Type.Union([Type.String(), Type.Null()], { description: 'decimal; null when the sale was not read from a block' }),
   order_hash: Type.Union([Type.String(), Type.Null()]),
-  order_data: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'the filled order of our book, null for other orders' }),
+  order_data: Type.Union([storedOrder(ORDER_EXAMPLE), Type.Null()], { description: 'the filled order of our book, null for other orders' }),
   source: Type.String({ description: 'grails (our order book) or seaport (another Seaport order)' }),
   platform_fee_wei: NullableWei,
   creator_fee_wei: NullableWei,

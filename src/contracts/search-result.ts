@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Address, CurrencyFields, NullableTimestamp, Timestamp, Wei } from './common.js';
-import { ORDER_EXAMPLE } from './order.js';
+import { ORDER_EXAMPLE, storedOrder } from './order.js';
 
 const NullableWei = Type.Union([Wei, Type.Null()]);
 const NullableAddress = Type.Union([Address, Type.Null()]);
@@ -13,7 +13,7 @@ export const ResultListing = Type.Object({
   ...CurrencyFields,
   seller_address: Address,
   order_hash: Type.String(),
-  order_data: Type.Object({}, { additionalProperties: true, description: 'the signed Seaport order {parameters, signature}, what a buyer fulfils', examples: [ORDER_EXAMPLE] }),
+  order_data: storedOrder(ORDER_EXAMPLE, 'the signed Seaport order {parameters, signature}, what a buyer fulfils'),
   expires_at: NullableTimestamp,
   source: Type.String(),
   broker_address: NullableAddress,

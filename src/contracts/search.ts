@@ -1,6 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 import { Address, ApiVersion, CurrencyFields, NullableTimestamp, PaginationB, Timestamp, Wei } from './common.js';
-import { OFFER_EXAMPLE } from './order.js';
+import { OFFER_EXAMPLE, storedOrder } from './order.js';
 import { SearchResult } from './search-result.js';
 
 const Tri = (what: string) =>
@@ -129,7 +129,7 @@ export const NameOffer = Type.Object({
   currency_address: Address,
   ...CurrencyFields,
   order_hash: Type.String(),
-  order_data: Type.Record(Type.String(), Type.Unknown(), { description: 'the signed Seaport order', examples: [OFFER_EXAMPLE] }),
+  order_data: storedOrder(OFFER_EXAMPLE, 'the signed Seaport order'),
   status: Type.String(),
   created_at: Timestamp,
   expires_at: NullableTimestamp,

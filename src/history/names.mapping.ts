@@ -4,6 +4,7 @@ import { weiString } from '../lib/wei.js';
 import type { ActivityRow } from './activity.repository.js';
 import type { ListingRecord, NameRecord, OfferJson } from './names.repository.js';
 import { currencyFields } from '../lib/currencies.js';
+import { RawJson } from '../lib/raw-json.js';
 
 export type NameStatusValue = 'registered' | 'grace' | 'premium' | 'available';
 
@@ -35,7 +36,7 @@ export function toNameListing(l: ListingFields) {
     status: l.status,
     seller_address: l.seller_address,
     order_hash: l.order_hash,
-    order_data: l.order_data,
+    order_data: new RawJson(l.order_data),
     expires_at: iso(l.expires_at),
     created_at: iso(l.created_at),
     source: l.source,
@@ -54,7 +55,7 @@ export function toNameOffer(o: OfferJson, n: { id: number; name: string; token_i
     currency_address: o.currency_address,
     ...currencyFields(o.currency_address),
     order_hash: o.order_hash,
-    order_data: o.order_data,
+    order_data: new RawJson(o.order_data),
     status: o.status,
     created_at: iso(o.created_at),
     expires_at: iso(o.expires_at),

@@ -19,7 +19,8 @@ export interface SaleRow {
   sold_at: Date;
   name: string;
   token_id: string;
-  order_data: Record<string, unknown> | null;
+  /** the filled order as its stored JSON text (written as it is: lib/raw-json.ts) */
+  order_data: string | null;
 }
 
 const NEWEST = sql`ORDER BY sold_at DESC, id DESC`;
@@ -62,7 +63,7 @@ export async function loadSales(db: Executor, ids: readonly number[]): Promise<S
     .select([
       's.id', 's.ens_name_id', 's.seller_address', 's.buyer_address', 's.price_wei', 's.currency_address', 's.listing_id', 's.offer_id',
       's.tx_hash', 's.order_hash', 's.source', 's.sold_at', 'n.name', 'n.token_id',
-      sql<Record<string, unknown> | null>`coalesce(l.order_data, o.order_data)`.as('order_data'),
+      sql<string | null>`coalesce(l.order_data, o.order_data)::text`.as('order_data'),
     ])
     .where('s.id', 'in', ids)
     .execute();

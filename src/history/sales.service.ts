@@ -3,6 +3,7 @@ import type { Sale } from '../contracts/sales.js';
 import { AppError } from '../errors.js';
 import { pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
+import { RawJson } from '../lib/raw-json.js';
 import { weiString } from '../lib/wei.js';
 import { resolveName } from './name-ref.js';
 import { loadSales, saleIds, saleIdsOfAddress, saleStats, type SaleRole, type SaleRow } from './sales.repository.js';
@@ -27,7 +28,7 @@ export function toSale(r: SaleRow): Sale {
     transaction_hash: r.tx_hash,
     block_number: null,
     order_hash: r.order_hash,
-    order_data: r.order_data,
+    order_data: r.order_data === null ? null : new RawJson(r.order_data),
     source: r.source,
     platform_fee_wei: null,
     creator_fee_wei: null,

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import type { ListingStatus } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { iso } from '../lib/time.js';
+import { RawJson } from '../lib/raw-json.js';
 import { weiString } from '../lib/wei.js';
 import type { BrokerConfig, BrokerListingsPage, BrokerStats, CreateBrokeredListingBody } from '../contracts/brokered-listings.js';
 import type { Listing } from '../contracts/listings.js';
@@ -76,7 +77,7 @@ export class BrokeredListingService {
         ...currencyFields(l.currency_address),
         seller_address: l.seller_address,
         order_hash: l.order_hash,
-        order_data: l.order_data,
+        order_data: new RawJson(l.order_data),
         expires_at: iso(l.expires_at),
         source: l.source,
         broker_address: l.broker_address,

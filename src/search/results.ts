@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
+import { RawJson } from '../lib/raw-json.js';
 import { weiString } from '../lib/wei.js';
 import { currencyFields } from '../lib/currencies.js';
 import type { PageReader } from './query.js';
@@ -13,7 +14,8 @@ interface ListingJson {
   currency_address: string;
   seller_address: string;
   order_hash: string;
-  order_data: Record<string, unknown>;
+  /** the signed order as its stored JSON text (written as it is: lib/raw-json.ts) */
+  order_data: string;
   expires_at: string | null;
   created_at: string;
   status: string;
@@ -48,11 +50,12 @@ export interface ResultRow {
 
 /**
  * The listings `l` that `where` picks, as one JSON array, newest first (null when none): amounts
- * as text (JSON numbers lose digits), `status` as the `status` expression gives it.
+ * as text (JSON numbers lose digits), each signed order as its JSON text (a string to parse, not
+ * a tree of objects to build and write again), `status` as the `status` expression gives it.
  */
 export function listingsJson(where: RawBuilder<unknown>, status: RawBuilder<unknown> = sql`l.status`): RawBuilder<unknown> {
   return sql`(SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
-        'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data, 'expires_at', l.expires_at, 'created_at', l.created_at,
+        'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data::text, 'expires_at', l.expires_at, 'created_at', l.created_at,
         'status', ${status}, 'source', l.source, 'broker_address', l.broker_address, 'broker_fee_bps', l.broker_fee_bps) ORDER BY l.created_at DESC, l.id DESC)
       FROM listings l WHERE ${where})`;
 }
@@ -145,7 +148,7 @@ const toListing = (l: ListingJson): SearchResult['listings'][number] => ({
   ...currencyFields(l.currency_address),
   seller_address: l.seller_address,
   order_hash: l.order_hash,
-  order_data: l.order_data,
+  order_data: new RawJson(l.order_data),
   expires_at: iso(l.expires_at),
   source: l.source,
   broker_address: l.broker_address,

@@ -59,6 +59,17 @@ describe('signed orders written as stored', () => {
     assert.deepEqual((await get(`/api/v1/orders/${listingIds[1]}`)).order_data, await stored('listings', listingIds[1]!));
   });
 
+  it('so do the name page (its listings and offers) and a search result', async () => {
+    const page = await get('/api/v1/names/rawtwo.eth');
+    assert.deepEqual(page.listings.map((l: { id: number }) => l.id), [listingIds[1]]);
+    assert.deepEqual(page.listings[0].order_data, await stored('listings', listingIds[1]!));
+    const withOffer = await get('/api/v1/names/rawone.eth');
+    assert.deepEqual(withOffer.offers.map((o: { id: number }) => o.id), [offerId]);
+    assert.deepEqual(withOffer.offers[0].order_data, await stored('offers', offerId));
+    const found = (await get('/api/v1/search?q=rawtwo')).results.find((r: { name: string }) => r.name === 'rawtwo.eth');
+    assert.deepEqual(found.listings[0].order_data, await stored('listings', listingIds[1]!));
+  });
+
   it('outside a response a RawJson serializes as the value its text holds', () => {
     const text = JSON.stringify(ODD);
     assert.equal(JSON.stringify({ order: new RawJson(text), other: '\u0000' }), `{"order":${text},"other":"\\u0000"}`);
