@@ -1,0 +1,69 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
+import { bulkNames } from '../helpers/search.js';
+import { recountClubs } from '../../src/services/clubs.service.js';
+
+/**
+ * The default order without a text (listed names, newest listing first, then the others by id)
+ * inside a club filter: a large club's listed names are read by walking the listed-names index,
+ * a small club's through the clubs' index (query.ts, LISTED_WALK_FROM). Both must give the order
+ * a user expects, page after page, whatever the other filters.
+ */
+describe('search pages inside a club', () => {
+  let t: TestContext;
+  const CLUBS = { bigclub: ['cpbig', 420], smallclub: ['cpsmall', 45] } as const;
+
+  before(async () => {
+    t = await createTestApp();
+    const db = t.container.db;
+    for (const [club, [prefix, count]] of Object.entries(CLUBS)) {
+      await bulkNames(db, prefix, count);
+      await sql`INSERT INTO clubs (name) VALUES (${club}) ON CONFLICT DO NOTHING`.execute(db);
+      // every third name listed, listing times out of id order (so the two orders differ)
+      await sql`UPDATE ens_names SET clubs = ARRAY[${club}]::text[],
+          listing_price_wei = CASE WHEN id % 3 = 0 THEN 1000000 + id END,
+          listing_created_at = CASE WHEN id % 3 = 0 THEN now() - make_interval(mins => ((id * 7919) % 1000)::int) END
+        WHERE label LIKE ${`${prefix}%`}`.execute(db);
+    }
+    await recountClubs(db, Object.keys(CLUBS));
+  });
+  after(async () => { await t?.close(); });
+
+  async function expected(club: string, extra = sql`true`): Promise<number[]> {
+    const { rows } = await sql<{ id: number }>`SELECT id FROM ens_names WHERE searchable AND clubs && ARRAY[${club}]::text[] AND ${extra}
+      ORDER BY listing_created_at IS NULL, listing_created_at DESC, id DESC`.execute(t.container.db);
+    return rows.map((r) => Number(r.id));
+  }
+
+  async function allPages(query: string, limit: number): Promise<number[]> {
+    const ids: number[] = [];
+    for (let page = 1; ; page += 1) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/search?${query}&limit=${limit}&page=${page}` });
+      assert.equal(res.statusCode, 200, show(res));
+      const { results, pagination } = body(res).data;
+      ids.push(...results.map((r: { id: number }) => r.id));
+      if (!pagination.hasNext) return ids;
+    }
+  }
+
+  it('a large club: listed names newest first, then the rest by id, across pages', async () => {
+    const want = await expected('bigclub');
+    assert.equal(want.length, 420);
+    assert.deepEqual(await allPages('filters[clubs][]=bigclub', 37), want);
+    assert.deepEqual(await allPages('filters[clubs][]=bigclub&filters[listed]=true', 50), want.slice(0, 140));
+  });
+
+  it('a small club, and both clubs together, in the same order', async () => {
+    assert.deepEqual(await allPages('filters[clubs][]=smallclub', 20), await expected('smallclub'));
+    const both = await sql<{ id: number }>`SELECT id FROM ens_names WHERE clubs && ARRAY['bigclub', 'smallclub'] ORDER BY listing_created_at IS NULL, listing_created_at DESC, id DESC`.execute(t.container.db);
+    assert.deepEqual(await allPages('filters[clubs][]=bigclub&filters[clubs][]=smallclub', 100), both.rows.map((r) => Number(r.id)));
+  });
+
+  it('other filters beside the club keep the order', async () => {
+    const want = await expected('bigclub', sql`label LIKE 'cpbig001%'`);
+    assert.equal(want.length, 100);
+    assert.deepEqual(await allPages('filters[clubs][]=bigclub&filters[startsWith]=cpbig001&filters[minLength]=10', 30), want);
+  });
+});
