@@ -13,7 +13,7 @@ import { toResult } from '../search/results.js';
 import { ListingService } from './listings.service.js';
 import { renamed, tokenClaim } from './orders.service.js';
 import { checkClaims } from './validation.js';
-import { pagedTotal } from './status-parts.js';
+import { pagedTotal, totalOfPage } from './status-parts.js';
 import { currencyFields } from '../lib/currencies.js';
 
 /**
@@ -56,18 +56,18 @@ export class BrokeredListingService {
 
   /**
    * A page of the names the broker has listings of, as global search shows names, each with the
-   * broker's listings: the page's ids and its total at once, then the names with those listings in
-   * one statement.
+   * broker's listings: the page's ids, then the names with those listings in one statement, and
+   * beside it the total when the page does not tell it (totalOfPage).
    */
   async byBroker(address: string, status: ListingStatus | undefined, limit: number, offset: number): Promise<{ results: BrokerListingsPage['results']; total: number }> {
     const { db } = this.deps;
     const broker = address.toLowerCase();
     // counted exactly up to 1,000 names, a larger total cached 30 s (as the listings page does)
-    const [ids, total] = await Promise.all([
-      brokerNameIds(db, broker, status, limit, offset),
-      pagedTotal(this.deps.cache, `broker:${broker}:${status ?? 'all'}`, (cap) => countBrokerNames(db, broker, status, cap)),
+    const ids = await brokerNameIds(db, broker, status, limit, offset);
+    const [total, rows] = await Promise.all([
+      totalOfPage(offset, limit, ids.length) ?? pagedTotal(this.deps.cache, `broker:${broker}:${status ?? 'all'}`, (cap) => countBrokerNames(db, broker, status, cap)),
+      brokerPageRows(db, broker, status, ids),
     ]);
-    const rows = await brokerPageRows(db, broker, status, ids);
     const results = rows.map((row) => ({
       ...toResult(row, undefined),
       listings: (row.listings ?? []).map((l) => ({

@@ -4,7 +4,7 @@ import {
   type ListingFilters, type ListingRow, type ListingSort, type NewListing,
 } from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
-import { pagedTotal } from './status-parts.js';
+import { pagedTotal, totalOfPage } from './status-parts.js';
 import { checkCounter, type CounterMemo } from './counter.js';
 import { checkBrokerItem, checkFeeCap, type BrokerClaim } from './broker.js';
 import { AppError } from '../errors.js';
@@ -84,10 +84,9 @@ export class ListingService {
       graceDays: this.deps.config.gracePeriodDays,
     };
     const key = `listings:${filters.status}:${filters.seller ?? ''}:${filters.minPrice ?? ''}:${filters.maxPrice ?? ''}`;
-    const [rows, total] = await Promise.all([
-      listListings(this.deps.db, filters, q.sort as ListingSort, q.order, q.limit, offsetOf(q.page, q.limit)),
-      pagedTotal(this.deps.cache, key, (cap) => countListings(this.deps.db, filters, cap)),
-    ]);
+    const offset = offsetOf(q.page, q.limit);
+    const rows = await listListings(this.deps.db, filters, q.sort as ListingSort, q.order, q.limit, offset);
+    const total = totalOfPage(offset, q.limit, rows.length) ?? await pagedTotal(this.deps.cache, key, (cap) => countListings(this.deps.db, filters, cap));
     return { listings: rows.map(toListing), pagination: pageB(q.page, q.limit, total) };
   }
 

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { countOffers, findOfferById, listOffers, type OfferFilters, type OfferRow } from './offers.repository.js';
 import { orderHashExists } from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
-import { pagedTotal } from './status-parts.js';
+import { pagedTotal, totalOfPage } from './status-parts.js';
 import { checkCounter, type CounterMemo } from './counter.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
@@ -72,10 +72,9 @@ export class OfferService {
       ensNameId: q.name === undefined ? undefined : (await resolveName(this.deps.db, q.name)).id,
     };
     const key = `offers:${filters.buyer ?? ''}:${filters.owner ?? ''}:${filters.status ?? ''}:${filters.ensNameId ?? ''}`;
-    const [rows, total] = await Promise.all([
-      listOffers(this.deps.db, filters, q.sort, q.order, q.limit, offsetOf(q.page, q.limit)),
-      pagedTotal(this.deps.cache, key, (cap) => countOffers(this.deps.db, filters, cap)),
-    ]);
+    const offset = offsetOf(q.page, q.limit);
+    const rows = await listOffers(this.deps.db, filters, q.sort, q.order, q.limit, offset);
+    const total = totalOfPage(offset, q.limit, rows.length) ?? await pagedTotal(this.deps.cache, key, (cap) => countOffers(this.deps.db, filters, cap));
     return { offers: rows.map(toOffer), pagination: pageB(q.page, q.limit, total) };
   }
 

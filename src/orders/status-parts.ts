@@ -77,6 +77,16 @@ const LARGE_COUNT_TTL_SECONDS = 30;
 const counting = new Map<string, Promise<number>>();
 
 /**
+ * The total of a list as its page tells it: a page shorter than `limit` that is not past the end
+ * holds the last rows (what comes before it and its rows); undefined when the page is full or
+ * past the end. The page of a small list (a seller's few listings, a buyer's offers) then costs
+ * one statement, and only a full page asks `pagedTotal` after it.
+ */
+export function totalOfPage(offset: number, limit: number, rows: number): number | undefined {
+  return rows < limit && (rows > 0 || offset === 0) ? offset + rows : undefined;
+}
+
+/**
  * The total of a paged list: counted exactly (an index-bounded count of at most 1,001 rows) while
  * small; above that, the full count is cached for 30 s per filter set, and requests that miss the
  * cache together wait for one count. A cached large total is answered before any counting, so a

@@ -105,6 +105,11 @@ describe('GET /api/v1/listings', () => {
     const p2 = await list('?limit=2&page=2');
     assert.deepEqual(p2.keys, ['L2', 'L1']);
     assert.deepEqual(p2.data.pagination, { page: 2, limit: 2, total: 4, totalPages: 2, hasNext: false, hasPrev: true });
+    // a short page tells the total itself; a full one, or one past the end, counts
+    const short = await list('?limit=3&page=2');
+    assert.deepEqual(short.keys, ['L1']);
+    assert.deepEqual(short.data.pagination, { page: 2, limit: 3, total: 4, totalPages: 2, hasNext: false, hasPrev: true });
+    assert.deepEqual((await list('?limit=4')).data.pagination, { page: 1, limit: 4, total: 4, totalPages: 1, hasNext: false, hasPrev: false });
     const p3 = await list('?limit=2&page=3');
     assert.deepEqual(p3.keys, []);
     assert.equal(p3.data.pagination.hasNext, false);
