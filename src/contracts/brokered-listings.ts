@@ -52,6 +52,9 @@ export const BrokeredResult = Type.Object({
   listings: Type.Array(BrokeredResultListing, { description: "this broker's listings of the name (in `status` when given), newest first" }),
 }, { description: 'a name as global search shows it, with the broker\'s listings of it' });
 
+/** How long the brokered listing totals are reused: a sum over every brokered listing, not a counter (an active listing ends by time). */
+export const BROKER_STATS_SECONDS = 30;
+
 export const BrokerListingsPage = Type.Object({
   results: Type.Array(BrokeredResult, { description: 'names of this page, the one with the newest brokered listing first' }),
   pagination: PaginationB,

@@ -3,8 +3,9 @@ import type { ListingStatus } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { iso } from '../lib/time.js';
 import { RawJson } from '../lib/raw-json.js';
+import { cached } from '../infra/cache.js';
 import { weiString } from '../lib/wei.js';
-import type { BrokerConfig, BrokerListingsPage, BrokerStats, CreateBrokeredListingBody } from '../contracts/brokered-listings.js';
+import { BROKER_STATS_SECONDS, type BrokerConfig, type BrokerListingsPage, type BrokerStats, type CreateBrokeredListingBody } from '../contracts/brokered-listings.js';
 import type { Listing } from '../contracts/listings.js';
 import type { AuthUser } from '../services/tokens.js';
 import { checkBrokerClaim, type BrokerClaim } from './broker.js';
@@ -89,13 +90,16 @@ export class BrokeredListingService {
     return { results, total };
   }
 
+  /** Totals over every brokered listing, summed again at most every BROKER_STATS_SECONDS. */
   async stats(): Promise<BrokerStats> {
-    const row = await brokerStats(this.deps.db);
-    return {
-      activeBrokeredListings: Number(row.active),
-      soldBrokeredListings: Number(row.sold),
-      uniqueBrokers: Number(row.brokers),
-      averageBrokerFeeBps: row.avg_fee_bps === null ? null : Number(row.avg_fee_bps),
-    };
+    return cached(this.deps.cache, 'broker:stats', BROKER_STATS_SECONDS, async () => {
+      const row = await brokerStats(this.deps.db);
+      return {
+        activeBrokeredListings: Number(row.active),
+        soldBrokeredListings: Number(row.sold),
+        uniqueBrokers: Number(row.brokers),
+        averageBrokerFeeBps: row.avg_fee_bps === null ? null : Number(row.avg_fee_bps),
+      };
+    });
   }
 }

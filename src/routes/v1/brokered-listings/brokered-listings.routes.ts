@@ -5,7 +5,7 @@ import { BrokeredListingsService } from '../../../services/brokered-listings.ser
 import { Envelope, errors } from '../../../contracts/common.js';
 import { orderDataStrings } from '../../../contracts/order.js';
 import { Listing } from '../../../contracts/listings.js';
-import { BrokerConfig, BrokerListingsPage, BrokerListingsQuery, BrokerParams, BrokerStats, CreateBrokeredListingBody } from '../../../contracts/brokered-listings.js';
+import { BROKER_STATS_SECONDS, BrokerConfig, BrokerListingsPage, BrokerListingsQuery, BrokerParams, BrokerStats, CreateBrokeredListingBody } from '../../../contracts/brokered-listings.js';
 import { ORDER_RATE } from '../listings/listings.routes.js';
 
 const CREATE_DESCRIPTION = [
@@ -68,8 +68,9 @@ export const brokeredListingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['brokered-listings'],
       summary: 'Brokered listing totals',
-      description: 'Over every brokered listing (one with a broker fee item): how many are active now, how many sold, how many distinct brokers, and the mean fee in basis points (null when there are none).',
+      description: 'Over every brokered listing (one with a broker fee item): how many are active now, how many sold, how many distinct brokers, and the mean fee in basis points (null when there are none). Summed again at most every 30 seconds.',
       response: { 200: Envelope(BrokerStats) },
     },
+    config: { cacheSeconds: BROKER_STATS_SECONDS },
   }, async () => ok(await brokered.stats()));
 };
