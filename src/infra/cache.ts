@@ -15,13 +15,30 @@ export interface Cache {
   delPrefix(prefix: string): Promise<void>;
 }
 
-/** Returns the cached value for `key`, or computes, stores and returns it. */
+/** Computations under way, by cache and key: the requests that miss one key together share one. */
+const computing = new WeakMap<Cache, Map<string, Promise<unknown>>>();
+
+/**
+ * Returns the cached value for `key`, or computes, stores and returns it. Requests of this
+ * process that miss the same key while it is being computed wait for that computation (and get
+ * its result or its error) instead of each starting its own: an expired ranking asked by a
+ * hundred requests at once is computed once, not a hundred times over a busy database.
+ */
 export async function cached<T>(cache: Cache, key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T> {
   const hit = await cache.get<T>(key);
   if (hit !== undefined) return hit;
-  const value = await compute();
-  await cache.set(key, value, ttlSeconds);
-  return value;
+  let running = computing.get(cache);
+  if (!running) computing.set(cache, (running = new Map()));
+  const current = running.get(key) as Promise<T> | undefined;
+  // a copy, as a hit gives (JSON): no caller gets another caller's object
+  if (current) return current.then((v) => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T)));
+  const started = (async () => {
+    const value = await compute();
+    await cache.set(key, value, ttlSeconds);
+    return value;
+  })().finally(() => running.delete(key));
+  running.set(key, started);
+  return started;
 }
 
 export class MemoryCache implements Cache {
