@@ -5,7 +5,6 @@ import type { SearchFilters } from './filters.js';
 import { SORT_KEYS } from '../contracts/search.js';
 import { extraConditions } from './extra-filters.js';
 import { cached, type Cache } from '../infra/cache.js';
-import type { SingleFlight } from './tiered.js';
 
 export type SortKey = (typeof SORT_KEYS)[number];
 export { SORT_KEYS };
@@ -355,9 +354,9 @@ export interface SearchSpec {
   q?: string; filters: SearchFilters; sort: Sort | 'relevance'; offset: number; limit: number; extra?: RawBuilder<unknown>[];
   /**
    * Reuse the capped count for SEARCH_COUNT_TTL_SECONDS (keyed by the text and filters; not with
-   * `extra`); concurrent requests of one key in this process share one count.
+   * `extra`); concurrent requests of one key in this process share one count (`cached`).
    */
-  counts?: { cache: Cache; flights: SingleFlight };
+  counts?: { cache: Cache };
 }
 
 /**
@@ -376,7 +375,7 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
 
   const countKey = `search:count:${JSON.stringify({ q: spec.q ?? '', f: spec.filters }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
   const counting = counts && !spec.extra
-    ? counts.flights.run(countKey, () => cached(counts.cache, countKey, SEARCH_COUNT_TTL_SECONDS, () => cappedCount(db, where)))
+    ? cached(counts.cache, countKey, SEARCH_COUNT_TTL_SECONDS, () => cappedCount(db, where))
     : cappedCount(db, where);
   let page: Promise<R[]>;
   if (spec.sort === 'relevance' && match) {
@@ -399,7 +398,7 @@ async function similarOf(db: Executor, q: string, counts: SearchSpec['counts']):
   if ([...q].length < SIMILAR_FROM || !WORD_CHAR.test(q)) return [];
   if (!counts) return similarIds(db, q);
   const key = `search:similar:${q}`;
-  return counts.flights.run(key, () => cached(counts.cache, key, SEARCH_COUNT_TTL_SECONDS, () => similarIds(db, q)));
+  return cached(counts.cache, key, SEARCH_COUNT_TTL_SECONDS, () => similarIds(db, q));
 }
 
 /** A page of name ids for global search (see searchPage). */
@@ -424,7 +423,7 @@ async function clubMembers(db: Executor, clubs: readonly string[], counts: Searc
   const read = async () => (await sql<{ n: number }>`SELECT coalesce(sum(member_count), 0)::int AS n FROM clubs WHERE name = ANY(${textArray(clubs)})`.execute(db)).rows[0]?.n ?? 0;
   if (!counts) return read();
   const key = `search:club-size:${JSON.stringify(clubs)}`;
-  return counts.flights.run(key, () => cached(counts.cache, key, CLUB_SIZE_TTL_SECONDS, read));
+  return cached(counts.cache, key, CLUB_SIZE_TTL_SECONDS, read);
 }
 
 /** `listed`: the conditions of the tier of rows with a value, when not `conds` (see LISTED_WALK_FROM). */

@@ -6,7 +6,6 @@ import type { SearchResult } from '../contracts/search-result.js';
 import { checkSortNeeds, normalizeQuery, readFilters } from '../search/filters.js';
 import { defaultOrderOf, RESULT_WINDOW, searchPage, type Sort, type SortKey, type SortOrder } from '../search/query.js';
 import { resultRows, searchResultsOf } from '../search/results.js';
-import { SingleFlight } from '../search/tiered.js';
 
 const OWN_KEYS = ['q', 'page', 'limit', 'sortBy', 'sortOrder'];
 
@@ -27,11 +26,8 @@ export interface SearchPage {
   totalCapped: boolean;
 }
 
-
 /** Global search and the name page. */
 export class SearchService {
-  private readonly countFlights = new SingleFlight();
-
   constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'cache'>) {}
 
   /**
@@ -53,7 +49,7 @@ export class SearchService {
     const { config, db, cache } = this.deps;
     const found = await searchPage(
       db,
-      { q: q === '' ? undefined : q, filters, sort: relevance ? 'relevance' : sort, offset, limit, extra: scope.where, counts: { cache, flights: this.countFlights } },
+      { q: q === '' ? undefined : q, filters, sort: relevance ? 'relevance' : sort, offset, limit, extra: scope.where, counts: { cache } },
       { now: new Date(), gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays },
       resultRows,
     );
