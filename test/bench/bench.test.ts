@@ -20,7 +20,7 @@ describe('npm run bench (--names 5000 --duration 2)', { timeout: 280_000 }, () =
   before(async () => {
     database = await createTestDatabase();
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|TEST_|NODE_TEST|NODE_ENV)/.test(k)));
-    const child = spawn(process.execPath, [...scriptArgs('bench/run.ts'), '--names', '5000', '--duration', '2', '--workers', '1', '--connections', '8', '--out', out], {
+    const child = spawn(process.execPath, [...scriptArgs('bench/run.ts'), '--names', '5000', '--duration', '2', '--warmup', '0', '--workers', '1', '--connections', '8', '--out', out], {
       env: { ...clean, DATABASE_URL: database.url },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
