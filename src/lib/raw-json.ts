@@ -3,12 +3,13 @@
  * page of listings or offers carries a signed order per row (about 1.2 KB each), and parsing each
  * into objects only to stringify them again was a third of such a page's CPU.
  *
- * A response schema marks where such text may stand with `RAW_JSON` (`rawJsonSlot`); the route's
- * serializer (schema-compilers.ts) writes a placeholder there, the JSON string "\u0000", and then
- * puts each text in its placeholder's place. No string read from PostgreSQL can hold U+0000 (text
- * and jsonb refuse it), so the placeholders are the only "\u0000" strings of the output; a count
- * that disagrees is a bug and throws. Everywhere else (a cache, a webhook body, a test) a RawJson
- * serializes as the value its text holds.
+ * A response schema marks where such text may stand with `RAW_JSON` (`storedOrder` in
+ * contracts/order.ts); the route's serializer (schema-compilers.ts) writes a placeholder there,
+ * the JSON string "\u0000", and then puts each text in its placeholder's place. No other string
+ * of a response can be U+0000: PostgreSQL refuses it in text and jsonb, and a request holding one
+ * anywhere is refused (route-contract.ts); so the placeholders are the only "\u0000" strings of
+ * the output, and a count that disagrees is a bug and throws. Everywhere else (a cache, a webhook
+ * body, a test) a RawJson serializes as the value its text holds.
  */
 export class RawJson {
   constructor(readonly json: string) {}

@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { Cache } from '../infra/cache.js';
+import { cached, type Cache } from '../infra/cache.js';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
 
 /**
@@ -73,9 +73,6 @@ export async function countOfParts<DB, TB extends keyof DB>(db: Executor, parts:
 const EXACT_COUNT_LIMIT = 1_000;
 const LARGE_COUNT_TTL_SECONDS = 30;
 
-/** Full counts under way, by cache key: concurrent requests of one filter set share one count. */
-const counting = new Map<string, Promise<number>>();
-
 /**
  * The total of a list as its page tells it: a page shorter than `limit` that is not past the end
  * holds the last rows (what comes before it and its rows); undefined when the page is full or
@@ -98,13 +95,5 @@ export async function pagedTotal(cache: Cache, key: string, count: (cap?: number
   if (large !== undefined) return large;
   const bounded = await count(EXACT_COUNT_LIMIT);
   if (bounded <= EXACT_COUNT_LIMIT) return bounded;
-  let total = counting.get(cacheKey);
-  if (!total) {
-    total = count().then(async (n) => {
-      await cache.set(cacheKey, n, LARGE_COUNT_TTL_SECONDS);
-      return n;
-    }).finally(() => counting.delete(cacheKey));
-    counting.set(cacheKey, total);
-  }
-  return total;
+  return cached(cache, cacheKey, LARGE_COUNT_TTL_SECONDS, () => count());
 }

@@ -153,6 +153,7 @@ describe('brokered listings', () => {
 
     const stats = await t.app.inject({ method: 'GET', url: '/api/v1/brokered-listings/stats' });
     assert.equal(stats.statusCode, 200, show(stats));
+    assert.equal(stats.headers['cache-control'], 'public, max-age=30');
     // By hand: 5 brokered listings (250, 500 sold, 100, 1000 cancelled, 400), two brokers.
     assert.deepEqual(body(stats).data, { activeBrokeredListings: 3, soldBrokeredListings: 1, uniqueBrokers: 2, averageBrokerFeeBps: 450 });
   });
