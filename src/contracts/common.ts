@@ -1,6 +1,7 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { ADDRESS_PATTERN } from '../lib/address.js';
 import { WEI_PATTERN } from '../lib/wei.js';
+import { RAW_JSON, type RawJson } from '../lib/raw-json.js';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 
 /** Shared schema primitives; every route builds on these so a field is described once. */
@@ -20,6 +21,13 @@ export const Page = Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 
 export const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'items per page, 1 to 100' });
 export const SortOrder = Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc', description: 'sort direction' });
 export const ApiVersion = Type.String({ description: 'API version', examples: ['1.0.0'] });
+
+/**
+ * A value of `schema` that the service may hand over as the JSON text PostgreSQL wrote (a RawJson:
+ * the rows of a page, db/json-rows.ts), which the response writes as it is (lib/raw-json.ts).
+ * The OpenAPI document shows `schema`; the tests check such text against it.
+ */
+export const asJsonText = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | RawJson>({ ...schema, [RAW_JSON]: true });
 
 /** A copy of `schema` with its own description (and example): one primitive, described where it is used. */
 export function described<T extends TSchema>(description: string, schema: T, example?: unknown): T {

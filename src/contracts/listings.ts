@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Address, CurrencyFields, described, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
+import { Address, asJsonText, CurrencyFields, described, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
 import { OrderData, OrderHash, SignedOrder, Source } from './order.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -47,7 +47,7 @@ export const ListingsQuery = Type.Object({
 });
 export type ListingsQuery = Static<typeof ListingsQuery>;
 
-export const ListingPage = Type.Object({ listings: Type.Array(Listing, { description: 'listings of this page' }), pagination: PaginationB });
+export const ListingPage = Type.Object({ listings: asJsonText(Type.Array(Listing, { description: 'listings of this page' })), pagination: PaginationB });
 
 export const NameParams = Type.Object({ name: EnsNameParam });
 

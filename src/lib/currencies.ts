@@ -14,7 +14,9 @@ export const ETH_CURRENCY: KnownCurrency = { address: '0x00000000000000000000000
 export const WETH_CURRENCY: KnownCurrency = { address: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', symbol: 'WETH', decimals: 18, peg: 'eth' };
 export const USDC_CURRENCY: KnownCurrency = { address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', symbol: 'USDC', decimals: 6, peg: 'usd' };
 
-const BY_ADDRESS = new Map([ETH_CURRENCY, WETH_CURRENCY, USDC_CURRENCY].map((c) => [c.address, c]));
+export const KNOWN_CURRENCIES: readonly KnownCurrency[] = [ETH_CURRENCY, WETH_CURRENCY, USDC_CURRENCY];
+
+const BY_ADDRESS = new Map(KNOWN_CURRENCIES.map((c) => [c.address, c]));
 
 /** The known currency at `address` (any case), or undefined. */
 export function knownCurrency(address: string): KnownCurrency | undefined {

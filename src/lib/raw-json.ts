@@ -26,6 +26,11 @@ export class RawJson {
   }
 }
 
+/** A JSON array of the given JSON texts (rows PostgreSQL wrote), to write as it is. */
+export function jsonArray(texts: readonly string[]): RawJson {
+  return new RawJson(`[${texts.join(',')}]`);
+}
+
 /** The schema keyword of a raw JSON slot: the serializer writes what stands there with JSON.stringify. */
 export const RAW_JSON = 'x-raw-json';
 

@@ -1,36 +1,22 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
+import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { ListingStatus } from '../db/schema.js';
 import { countOfParts, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
 
-/** A listing joined with its name, as the API shows it (status already accounts for the end time). */
+/** What the rules read of a listing joined with its name (a response shows LISTING_JSON instead). */
 export interface ListingRow {
   id: number;
   ens_name_id: number;
   seller_address: string;
   price_wei: string;
-  /** The price in wei of ETH (0020); null while the currency's value is unknown. */
-  value_wei: string | null;
   currency_address: string;
-  order_hash: string;
-  /** The signed order as its stored JSON text (a page writes it as it is: lib/raw-json.ts). */
-  order_data: string;
-  status: ListingStatus;
   source: string;
-  created_at: Date;
-  updated_at: Date;
   expires_at: Date | null;
-  last_validated_at: Date | null;
-  unfunded_at: Date | null;
-  unfunded_reason: string | null;
-  broker_address: string | null;
-  broker_fee_bps: number | null;
+  /** effective: a live listing past its end time reads as expired */
+  status: ListingStatus;
   ens_name: string;
   token_id: string;
-  current_owner: string | null;
-  name_expiry_date: Date | null;
-  registration_date: Date | null;
-  last_sale_date: Date | null;
 }
 
 export type ListingSort = 'price' | 'created' | 'expiry' | 'name';
@@ -48,7 +34,8 @@ export interface ListingFilters {
  * A listing in a live status (active, unfunded) whose end time has passed reads as expired until
  * the sweep writes it, so a reader never sees an expired order as active.
  */
-export const EFFECTIVE_STATUS = sql<ListingStatus>`CASE WHEN l.status IN ('active', 'unfunded') AND l.expires_at <= now() THEN 'expired' ELSE l.status END`;
+const EFFECTIVE_STATUS_SQL = "CASE WHEN l.status IN ('active', 'unfunded') AND l.expires_at <= now() THEN 'expired' ELSE l.status END";
+export const EFFECTIVE_STATUS = sql.raw<ListingStatus>(EFFECTIVE_STATUS_SQL);
 
 /**
  * The status filter as index-friendly parts, each an equality on status (so each part is one
@@ -81,12 +68,44 @@ function withName(db: Executor) {
   return db.selectFrom('listings as l').innerJoin('ens_names as n', 'n.id', 'l.ens_name_id');
 }
 
+/** What the rules read of a listing (not what a response shows: that is LISTING_JSON). */
 const COLUMNS = [
-  'l.id', 'l.ens_name_id', 'l.seller_address', 'l.price_wei', 'l.value_wei', 'l.currency_address', 'l.order_hash', sql<string>`l.order_data::text`.as('order_data'),
-  'l.source', 'l.created_at', 'l.updated_at', 'l.expires_at', 'l.last_validated_at', 'l.unfunded_at', 'l.unfunded_reason',
-  'l.broker_address', 'l.broker_fee_bps', 'n.name as ens_name', 'n.token_id', 'n.owner_address as current_owner',
-  'n.expiry_date as name_expiry_date', 'n.registration_date', 'n.last_sale_date',
+  'l.id', 'l.ens_name_id', 'l.seller_address', 'l.price_wei', 'l.currency_address', 'l.source', 'l.expires_at',
+  'n.name as ens_name', 'n.token_id',
 ] as const;
+
+/**
+ * A listing as every response shows it (the `Listing` schema, field for field, in its order), as
+ * JSON text written by PostgreSQL (db/json-rows.ts): the one mapping of a listing row to the API.
+ * Amounts are decimal strings, times `iso()`'s form, the status the effective one.
+ */
+export const LISTING_JSON = jsonObject({
+  id: 'l.id',
+  ens_name_id: 'l.ens_name_id',
+  seller_address: 'l.seller_address',
+  price_wei: weiText('l.price_wei'),
+  value_wei: weiText('l.value_wei'),
+  currency_address: 'l.currency_address',
+  ...currencyJson('l.currency_address'),
+  order_hash: 'l.order_hash',
+  order_data: 'l.order_data',
+  status: EFFECTIVE_STATUS_SQL,
+  source: 'l.source',
+  created_at: isoText('l.created_at'),
+  updated_at: isoText('l.updated_at'),
+  expires_at: isoText('l.expires_at'),
+  last_validated_at: isoText('l.last_validated_at'),
+  unfunded_at: isoText('l.unfunded_at'),
+  unfunded_reason: 'l.unfunded_reason',
+  broker_address: 'l.broker_address',
+  broker_fee_bps: 'l.broker_fee_bps',
+  ens_name: 'n.name',
+  token_id: weiText('n.token_id'),
+  current_owner: 'n.owner_address',
+  name_expiry_date: isoText('n.expiry_date'),
+  registration_date: isoText('n.registration_date'),
+  last_sale_date: isoText('n.last_sale_date'),
+});
 
 /**
  * Whether a page's plan is the same whatever the values (GENERIC_PLAN, planned once per connection:
@@ -104,7 +123,7 @@ function planIsGeneric(f: ListingFilters, sort: ListingSort): boolean {
  * status made of several parts reads the first `offset + limit` of each part in order and merges
  * them, so every part stays an ordered index scan.
  */
-export async function listListings(db: Executor, f: ListingFilters, sort: ListingSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<ListingRow[]> {
+export async function listListings(db: Executor, f: ListingFilters, sort: ListingSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<string[]> {
   // price: the value in wei of ETH (0020), so listings in different currencies compare.
   const column = { price: 'l.value_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
   const dense = (part: RawBuilder<SqlBool>) =>
@@ -115,10 +134,10 @@ export async function listListings(db: Executor, f: ListingFilters, sort: Listin
   const page = pageOfParts(db, parts, order, limit, offset).as('pg');
   const rows = await withName(db).innerJoin(page, 'pg.id', 'l.id')
     .$if(planIsGeneric(f, sort), (qb) => qb.modifyFront(GENERIC_PLAN))
-    .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])
+    .select(LISTING_JSON.as('json'))
     .orderBy('pg.k', order).orderBy('pg.id', order)
     .execute();
-  return rows as ListingRow[];
+  return rows.map((r) => r.json);
 }
 
 /**
@@ -129,26 +148,26 @@ export async function countListings(db: Executor, f: ListingFilters, cap?: numbe
   return countOfParts(db, statusParts(f.status).map((part) => filtered(db, f, part)), cap);
 }
 
-export async function findListingsByIds(db: Executor, ids: readonly number[]): Promise<ListingRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await withName(db).select([...COLUMNS, EFFECTIVE_STATUS.as('status')]).where('l.id', 'in', ids).execute();
-  return rows as ListingRow[];
-}
-
 export async function findListingById(db: Executor, id: number): Promise<ListingRow | undefined> {
-  return (await findListingsByIds(db, [id]))[0];
+  const row = await withName(db).select([...COLUMNS, EFFECTIVE_STATUS.as('status')]).where('l.id', '=', id).executeTakeFirst();
+  return row as ListingRow | undefined;
 }
 
-/** The name's active listings that have not passed their end time, newest first. */
-export async function findActiveListingsOfName(db: Executor, ensNameId: number): Promise<ListingRow[]> {
+/** The listing as a response shows it (LISTING_JSON), undefined when there is none. */
+export async function listingJsonById(db: Executor, id: number): Promise<string | undefined> {
+  const row = await withName(db).select(LISTING_JSON.as('json')).where('l.id', '=', id).executeTakeFirst();
+  return row?.json;
+}
+
+export async function findActiveListingsOfName(db: Executor, ensNameId: number): Promise<string[]> {
   const rows = await withName(db)
-    .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])
+    .select(LISTING_JSON.as('json'))
     .where('l.ens_name_id', '=', ensNameId)
     .where(statusParts('active')[0])
     .orderBy('l.created_at', 'desc')
     .orderBy('l.id', 'desc')
     .execute();
-  return rows as ListingRow[];
+  return rows.map((r) => r.json);
 }
 
 export interface NewListing {

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import {
-  countListings, findActiveListingsOfName, findListingById, listListings, orderHashExists,
-  type ListingFilters, type ListingRow, type ListingSort, type NewListing,
+  countListings, findActiveListingsOfName, findListingById, listingJsonById, listListings, orderHashExists,
+  type ListingFilters, type ListingSort, type NewListing,
 } from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
 import { pagedTotal, totalOfPage } from './status-parts.js';
@@ -10,8 +10,7 @@ import { checkBrokerItem, checkFeeCap, type BrokerClaim } from './broker.js';
 import { AppError } from '../errors.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
-import { iso } from '../lib/time.js';
-import { RawJson } from '../lib/raw-json.js';
+import { jsonArray, type RawJson } from '../lib/raw-json.js';
 import type { Executor } from '../db/client.js';
 import type { CreateListingBody, Listing, ListingsQuery, UpdateListingBody } from '../contracts/listings.js';
 import type { AuthUser } from '../services/tokens.js';
@@ -20,7 +19,6 @@ import {
   checkClaims, checkTokenKind, findNameByToken, listingTerms, parseSignedOrder, verifyOrderSignature,
   type ListingTerms, type NameForOrder, type ParsedOrder, type SignedOrderInput,
 } from './validation.js';
-import { currencyFields } from '../lib/currencies.js';
 
 /** A listing that passed every check of `ListingService.check`, ready to store. */
 export interface CheckedListing {
@@ -41,41 +39,16 @@ export interface ListingFacts {
   orderHash: string;
 }
 
-export function toListing(row: ListingRow): Listing {
-  return {
-    id: row.id,
-    ens_name_id: row.ens_name_id,
-    seller_address: row.seller_address,
-    price_wei: BigInt(row.price_wei).toString(),
-    value_wei: row.value_wei === null ? null : BigInt(row.value_wei).toString(),
-    currency_address: row.currency_address,
-    ...currencyFields(row.currency_address),
-    order_hash: row.order_hash,
-    order_data: new RawJson(row.order_data),
-    status: row.status,
-    source: row.source,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    expires_at: iso(row.expires_at),
-    last_validated_at: iso(row.last_validated_at),
-    unfunded_at: iso(row.unfunded_at),
-    unfunded_reason: row.unfunded_reason,
-    broker_address: row.broker_address,
-    broker_fee_bps: row.broker_fee_bps,
-    ens_name: row.ens_name,
-    token_id: BigInt(row.token_id).toString(),
-    current_owner: row.current_owner,
-    name_expiry_date: iso(row.name_expiry_date),
-    registration_date: iso(row.registration_date),
-    last_sale_date: iso(row.last_sale_date),
-  };
+/** A listing as the API shows it, from its JSON text (LISTING_JSON). */
+export function parseListing(json: string): Listing {
+  return JSON.parse(json) as Listing;
 }
 
 /** Listings: browse, read, create from a signed Seaport order, cancel. */
 export class ListingService {
   constructor(private readonly deps: Pick<Deps, 'cache' | 'config' | 'db' | 'jobs' | 'logger' | 'rpc'>) {}
 
-  async list(q: ListingsQuery): Promise<{ listings: Listing[]; pagination: PageB }> {
+  async list(q: ListingsQuery): Promise<{ listings: RawJson; pagination: PageB }> {
     const filters: ListingFilters = {
       status: q.status,
       seller: q.seller?.toLowerCase(),
@@ -87,19 +60,19 @@ export class ListingService {
     const offset = offsetOf(q.page, q.limit);
     const rows = await listListings(this.deps.db, filters, q.sort as ListingSort, q.order, q.limit, offset);
     const total = totalOfPage(offset, q.limit, rows.length) ?? await pagedTotal(this.deps.cache, key, (cap) => countListings(this.deps.db, filters, cap));
-    return { listings: rows.map(toListing), pagination: pageB(q.page, q.limit, total) };
+    return { listings: jsonArray(rows), pagination: pageB(q.page, q.limit, total) };
   }
 
   async get(id: number): Promise<Listing> {
-    const row = await findListingById(this.deps.db, id);
-    if (!row) throw new AppError('LISTING_NOT_FOUND', `Listing ${id} not found`);
-    return toListing(row);
+    const json = await listingJsonById(this.deps.db, id);
+    if (json === undefined) throw new AppError('LISTING_NOT_FOUND', `Listing ${id} not found`);
+    return parseListing(json);
   }
 
   /** The name's active listings (not past their end time), newest first; empty when none. */
-  async activeOfName(input: string): Promise<Listing[]> {
+  async activeOfName(input: string): Promise<RawJson> {
     const name = await resolveName(this.deps.db, input);
-    return (await findActiveListingsOfName(this.deps.db, name.id)).map(toListing);
+    return jsonArray(await findActiveListingsOfName(this.deps.db, name.id));
   }
 
   /**

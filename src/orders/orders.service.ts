@@ -7,8 +7,8 @@ import { parseEthName } from '../lib/ens.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import type { BulkOrdersBody, BulkOrdersResult, OrderView, SaveOrderBody } from '../contracts/orders.js';
 import type { AuthUser } from '../services/tokens.js';
-import { findListingById, findListingIdByHash } from './listings.repository.js';
-import { ListingService, toListing, type CheckedListing } from './listings.service.js';
+import { findListingById, findListingIdByHash, listingJsonById } from './listings.repository.js';
+import { ListingService, parseListing, type CheckedListing } from './listings.service.js';
 import { findOfferById, findOfferIdByHash } from './offers.repository.js';
 import { OfferService, toOffer, type CheckedOffer } from './offers.service.js';
 import { checkClaims } from './validation.js';
@@ -107,8 +107,8 @@ export class OrderService {
 
   private async view(ref: Ref): Promise<OrderView> {
     if (ref.kind === 'listing') {
-      const row = await findListingById(this.deps.db, ref.id);
-      if (row) return { order_type: 'listing', ...toListing(row) };
+      const json = await listingJsonById(this.deps.db, ref.id);
+      if (json !== undefined) return { order_type: 'listing', ...parseListing(json) };
     } else {
       const row = await findOfferById(this.deps.db, ref.id);
       if (row) return { order_type: 'offer', ...toOffer(row) };

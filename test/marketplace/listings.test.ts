@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
 import { account, addressOf, signIn } from '../helpers/accounts.js';
 import { createName } from '../helpers/factories.js';
-import { ONE_ETH, insertListing } from '../helpers/marketplace.js';
+import { ONE_ETH, USDC, WETH, insertListing } from '../helpers/marketplace.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { sql } from 'kysely';
+import { Listing } from '../../src/contracts/listings.js';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -183,5 +187,54 @@ describe('GET /api/v1/listings', () => {
     assert.deepEqual((await list('')).keys, ['L4', 'L3', 'L1']);
     const name = await t.container.db.selectFrom('ens_names').select('listing_price_wei').where('id', '=', nameIds.L2).executeTakeFirstOrThrow();
     assert.equal(name.listing_price_wei, null);
+  });
+
+  it('each listing of a page is every field of the schema, as the stored row says, whatever its currency, broker or status', async () => {
+    const db = t.container.db;
+    const now = Date.now();
+    // rows with what the others lack: another currency, a broker and fee, an unfunded reason, a last sale, a name beyond ASCII, a reason needing JSON escapes
+    const usdc = await createName(db, 'ünïcode🦊.eth', { owner: addressOf(3), lastSale: { date: new Date(now - 3 * DAY), priceWei: '1', currency: WETH } });
+    const u = await insertListing(db, 3, usdc.id, usdc.name, 2_500_000_000n, { currency: USDC, createdAt: new Date(now - 30 * 60_000) });
+    const weth = await createName(db, 'kilo.eth', { owner: addressOf(3) });
+    const w = await insertListing(db, 3, weth.id, 'kilo.eth', ONE_ETH, { currency: WETH, status: 'unfunded', createdAt: new Date(now - 20 * 60_000) });
+    await db.updateTable('listings').set({ broker_address: addressOf(4).toLowerCase(), broker_fee_bps: 250 }).where('id', '=', u.id).execute();
+    await sql`UPDATE listings SET unfunded_at = '2026-01-02 03:04:05.678999+00', unfunded_reason = ${'not "approved"\\\n\u0001'}, last_validated_at = '2026-01-02 03:04:05.000001+00' WHERE id = ${w.id}`.execute(db);
+
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addFormat('uint256', true);
+    const valid = ajv.compile({ ...Listing, additionalProperties: false });
+    const { rows } = await sql<Record<string, unknown>>`SELECT l.*, l.order_data::text AS order_text, n.name, n.token_id::text AS token_text, n.owner_address, n.expiry_date, n.registration_date, n.last_sale_date
+      FROM listings l JOIN ens_names n ON n.id = l.ens_name_id`.execute(db);
+    const stored = new Map(rows.map((r) => [r.id as number, r]));
+    const time = (v: unknown) => (v === null ? null : (v as Date).toISOString());
+    const currency: Record<string, [string, number]> = { [USDC.toLowerCase()]: ['USDC', 6], [WETH.toLowerCase()]: ['WETH', 18], '0x0000000000000000000000000000000000000000': ['ETH', 18] };
+    let seen = 0;
+    for (const status of ['active', 'sold', 'cancelled', 'expired', 'unfunded']) {
+      const { data, res } = await list(`?status=${status}&sort=price&order=asc`);
+      for (const l of data.listings) {
+        seen += 1;
+        assert.ok(valid(l), `${JSON.stringify(valid.errors)} ${show(res)}`);
+        const r = stored.get(l.id)!;
+        const ended = (r.status === 'active' || r.status === 'unfunded') && r.expires_at !== null && (r.expires_at as Date).getTime() <= Date.now();
+        assert.deepEqual(l, {
+          id: r.id, ens_name_id: r.ens_name_id, seller_address: r.seller_address, price_wei: r.price_wei, value_wei: r.value_wei,
+          currency_address: r.currency_address, currency_symbol: currency[r.currency_address as string][0], currency_decimals: currency[r.currency_address as string][1],
+          order_hash: r.order_hash, order_data: JSON.parse(r.order_text as string), status: ended ? 'expired' : r.status, source: r.source,
+          created_at: time(r.created_at), updated_at: time(r.updated_at), expires_at: time(r.expires_at), last_validated_at: time(r.last_validated_at),
+          unfunded_at: time(r.unfunded_at), unfunded_reason: r.unfunded_reason, broker_address: r.broker_address, broker_fee_bps: r.broker_fee_bps,
+          ens_name: r.name, token_id: r.token_text, current_owner: r.owner_address,
+          name_expiry_date: time(r.expiry_date), registration_date: time(r.registration_date), last_sale_date: time(r.last_sale_date),
+        }, show(res));
+        // one listing reads the same
+        assert.deepEqual(body(await t.app.inject({ method: 'GET', url: `/api/v1/listings/${l.id}` })).data, l);
+      }
+    }
+    assert.equal(seen, rows.length - 1, 'every listing but the one past its grace period');
+    const unfunded = body(await t.app.inject({ method: 'GET', url: `/api/v1/listings/${w.id}` })).data;
+    assert.equal(unfunded.unfunded_at, '2026-01-02T03:04:05.678Z', 'fractions truncated to the millisecond');
+    assert.equal(unfunded.last_validated_at, '2026-01-02T03:04:05.000Z');
+    assert.equal(body(await t.app.inject({ method: 'GET', url: `/api/v1/listings/${u.id}` })).data.currency_symbol, 'USDC');
+    await db.deleteFrom('listings').where('id', 'in', [u.id, w.id]).execute();
   });
 });

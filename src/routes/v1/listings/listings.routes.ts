@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { ok } from '../../../lib/envelope.js';
 import { requireUser } from '../../../plugins/auth.js';
 import { ListingService } from '../../../orders/index.js';
-import { Envelope, errors, IdParams } from '../../../contracts/common.js';
+import { asJsonText, Envelope, errors, IdParams } from '../../../contracts/common.js';
 import { CreateListingBody, Listing, ListingPage, ListingsQuery, NameParams, UpdateListingBody } from '../../../contracts/listings.js';
 import { emptyBodyAsObject, jsonStrings } from '../../../contracts/order.js';
 
@@ -50,7 +50,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Active listings of a name, newest first',
       description: 'An empty list when the name has no active listing.',
       params: NameParams,
-      response: { 200: Envelope(Type.Array(Listing)), ...errors('VALIDATION_ERROR', 'INVALID_NAME', 'ENS_NAME_NOT_FOUND') },
+      response: { 200: Envelope(asJsonText(Type.Array(Listing))), ...errors('VALIDATION_ERROR', 'INVALID_NAME', 'ENS_NAME_NOT_FOUND') },
     },
   }, async (request) => ok(await listings.activeOfName(request.params.name)));
 
