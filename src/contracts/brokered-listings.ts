@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Address, described, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
 import { OrderHash, SignedOrder, Source } from './order.js';
 import { TokenId } from './orders.js';
-import { ResultListing, SearchResult } from './search-result.js';
+import { ResultListing, SearchResultFields } from './search-result.js';
 
 /** The reference's /brokered-listings routes: a listing whose signed order also pays a broker's fee. */
 
@@ -48,7 +48,7 @@ export const BrokeredResultListing = Type.Object({
 export type BrokeredResultListing = Static<typeof BrokeredResultListing>;
 
 export const BrokeredResult = Type.Object({
-  ...SearchResult.properties,
+  ...SearchResultFields,
   listings: Type.Array(BrokeredResultListing, { description: "this broker's listings of the name (in `status` when given), newest first" }),
 }, { description: 'a name as global search shows it, with the broker\'s listings of it' });
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { EnsNameParam, Id, Timestamp, Wei } from './common.js';
-import { SearchResult } from './search-result.js';
+import { searchResultWith } from './search-result.js';
 
 const CartType = Type.String({ minLength: 1, maxLength: 32, description: 'a cart type: buy or sales (listed names), register or registrations (expired names)', examples: ['buy'] });
 
@@ -25,8 +25,7 @@ export const CartQuery = Type.Object({
 });
 
 /** A cart item: the standard search result of its name (with active listings and highest offer) plus the item's own fields. */
-export const CartItem = Type.Object({
-  ...SearchResult.properties,
+export const CartItem = searchResultWith({
   cartItemId: Type.Integer(),
   cartType: Type.String(),
   addedAt: Timestamp,

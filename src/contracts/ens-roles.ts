@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Address, described, EnsNameParam, Envelope, Limit, Page, PaginationB } from './common.js';
-import { SearchResult } from './search-result.js';
+import { searchResultWith } from './search-result.js';
 
 const NullableAddress = (description: string) => Type.Union([Address, Type.Null()], { description });
 
@@ -59,7 +59,7 @@ export const CanManageResponse = Envelope(Type.Object({
 
 export const ManageableResponse = Envelope(Type.Object({
   address: Address,
-  names: Type.Array(Type.Object({ ...SearchResult.properties, role: described("the address's role on the name", Role) }), {
+  names: Type.Array(searchResultWith({ role: described("the address's role on the name", Role) }), {
     description: 'names the address holds, registered or in grace, soonest expiry first (from our tables)',
   }),
   pagination: PaginationB,

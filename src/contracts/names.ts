@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Address, CurrencyFields, EnsNameParam, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
 import { ORDER_EXAMPLE, storedOrder } from './order.js';
 import { NameOffer } from './search.js';
-import { SearchResult } from './search-result.js';
+import { SearchResultFields } from './search-result.js';
 
 const NullableWei = Type.Union([Wei, Type.Null()]);
 const NullableAddress = Type.Union([Address, Type.Null()]);
@@ -50,7 +50,7 @@ const NAME_EXTRA = {
 
 /** GET /names/:name: the search result of the name, its listings with their orders, pending offers, and more. */
 export const NamePage = Type.Object({
-  ...SearchResult.properties,
+  ...SearchResultFields,
   listings: Type.Array(NameListing, { description: 'active unexpired listings, newest first' }),
   offers: Type.Array(NameOffer, { description: 'pending unexpired offers, highest first (at most 100)' }),
   ...NAME_EXTRA,

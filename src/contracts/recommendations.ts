@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { EnsNameParam, described } from './common.js';
-import { SearchResult } from './search-result.js';
+import { searchResultWith } from './search-result.js';
 
 export const RECOMMENDATION_TYPES = ['also-viewed', 'similar-to-watchlist', 'based-on-votes', 'for-you'] as const;
 
@@ -38,7 +38,7 @@ export const RecommendationMetrics = Type.Object({
   personalized_score: Count('for-you: watchlist score × 3 + vote score × 2 + view score × 1; 0 from a fallback', 45),
 }, { description: 'why the name is recommended' });
 
-export const RecommendedName = Type.Object({ ...SearchResult.properties, recommendation_metrics: RecommendationMetrics });
+export const RecommendedName = searchResultWith({ recommendation_metrics: RecommendationMetrics });
 
 export const RecommendationPage = Type.Object({
   names: Type.Array(RecommendedName, { description: 'collaborative names first (best first), then the fallbacks, at most `limit`' }),

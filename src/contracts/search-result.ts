@@ -1,5 +1,5 @@
-import { Type, type Static } from 'typebox';
-import { Address, CurrencyFields, NullableTimestamp, Timestamp, Wei } from './common.js';
+import { Type, type Static, type TProperties } from 'typebox';
+import { Address, asJsonText, CurrencyFields, NullableTimestamp, Timestamp, Wei } from './common.js';
 import { ORDER_EXAMPLE, storedOrder } from './order.js';
 
 const NullableWei = Type.Union([Wei, Type.Null()]);
@@ -24,7 +24,7 @@ export const ResultListing = Type.Object({
  * The standard search result: one name with its market and community figures. Used by global
  * search, related search, trending and the name page, so a client renders them all alike.
  */
-export const SearchResult = Type.Object({
+const SearchResultObject = Type.Object({
   id: Type.Integer(),
   name: Type.String({ examples: ['apple.eth'] }),
   token_id: Type.String({ description: 'ERC-721 token id of the base registrar, decimal' }),
@@ -48,6 +48,14 @@ export const SearchResult = Type.Object({
   is_user_watching: Type.Optional(Type.Boolean({ description: 'whether the caller has the name on a watchlist; only present with a valid token' })),
   user_vote: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(-1), Type.Null()], { description: "the caller's vote; only present with a valid token" })),
 });
+/** The fields of a standard search result, for the responses that show one with more (the name page, a brokered name). */
+export const SearchResultFields = SearchResultObject.properties;
+/** A standard search result, which the service may give as the JSON text PostgreSQL wrote (search/results.ts). */
+export const SearchResult = asJsonText(SearchResultObject);
 export type SearchResult = Static<typeof SearchResult>;
+export type SearchResultObject = Static<typeof SearchResultObject>;
+
+/** A standard search result with more fields (a trending figure, a cart item's own), given as JSON text too. */
+export const searchResultWith = <P extends TProperties>(more: P) => asJsonText(Type.Object({ ...SearchResultFields, ...more }));
 
 export { Timestamp };

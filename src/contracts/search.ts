@@ -1,7 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import { Address, ApiVersion, CurrencyFields, NullableTimestamp, PaginationB, Timestamp, Wei } from './common.js';
 import { OFFER_EXAMPLE, storedOrder } from './order.js';
-import { SearchResult } from './search-result.js';
+import { SearchResult, SearchResultFields } from './search-result.js';
 
 const Tri = (what: string) =>
   Type.Union([Type.Literal('include'), Type.Literal('exclude'), Type.Literal('only')], {
@@ -142,7 +142,7 @@ export const NameOffer = Type.Object({
 });
 
 export const NameDetail = Type.Object({
-  ...SearchResult.properties,
+  ...SearchResultFields,
   offers: Type.Array(NameOffer, { description: 'pending unexpired offers, highest first (at most 100)' }),
 });
 

@@ -1,6 +1,6 @@
 import { Type, type TProperties, type TSchema } from 'typebox';
 import { Limit } from './common.js';
-import { SearchResult } from './search-result.js';
+import { searchResultWith } from './search-result.js';
 
 const Period = Type.Union([Type.Literal('24h'), Type.Literal('7d')], { default: '24h' });
 
@@ -14,7 +14,7 @@ export const TrendingMetrics = Type.Object({
   net_score_total: Type.Integer({ description: 'all-time net score' }),
 });
 
-export const TrendingName = Type.Object({ ...SearchResult.properties, trending_metrics: TrendingMetrics });
+export const TrendingName = searchResultWith({ trending_metrics: TrendingMetrics });
 
 export const TrendingVotes = Type.Object({
   names: Type.Array(TrendingName),
@@ -27,7 +27,7 @@ const WeiFigure = (description: string) => Type.String({ pattern: '^[0-9]+$', de
 /** A trending page: standard search results with the kind's `trending_metrics`, and the kind in meta. */
 function trendingPage<M extends TSchema, X extends TProperties>(type: string, metrics: M, extraMeta: X) {
   return Type.Object({
-    names: Type.Array(Type.Object({ ...SearchResult.properties, trending_metrics: metrics }), { description: 'ranked names, at most `limit`' }),
+    names: Type.Array(searchResultWith({ trending_metrics: metrics }), { description: 'ranked names, at most `limit`' }),
     meta: Type.Object({ period: PeriodValue, type: Type.Literal(type, { description: 'the signal ranked on' }), limit: Type.Integer({ description: 'the limit asked for' }), ...extraMeta }),
   });
 }

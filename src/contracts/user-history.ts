@@ -1,12 +1,12 @@
 import { Type, type TProperties } from 'typebox';
 import { Address, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
-import { SearchResult } from './search-result.js';
+import { searchResultWith } from './search-result.js';
 
 export const HistoryQuery = Type.Object({ page: Page, limit: Limit });
 
 /** A history page: standard search results, each with the fields of its kind of history. */
 const page = <P extends TProperties>(extra: P, what: string) => Type.Object({
-  names: Type.Array(Type.Object({ ...SearchResult.properties, ...extra }), { description: `${what}, newest first` }),
+  names: Type.Array(searchResultWith(extra), { description: `${what}, newest first` }),
   pagination: PaginationB,
 });
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Address, CurrencyFields, Id, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
 import { SearchQuery } from './search.js';
-import { SearchResult } from './search-result.js';
+import { searchResultWith } from './search-result.js';
 
 /** Most names a bulk add or remove takes in one request (one transaction). */
 export const BULK_MAX = 500;
@@ -159,8 +159,7 @@ export const SearchEntry = Type.Object({
   addedAt: Timestamp,
 });
 
-export const WatchSearchResult = Type.Object({
-  ...SearchResult.properties,
+export const WatchSearchResult = searchResultWith({
   watchlist: { ...SearchEntry, description: 'the entry on the list searched' },
   watchlistEntries: Type.Array(SearchEntry, { description: 'your entries for the name on every list' }),
 });

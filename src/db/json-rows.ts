@@ -34,6 +34,11 @@ export function currencyJson(address: string): { currency_symbol: string; curren
  * A jsonb value is written as its text, a null as null.
  */
 export function jsonObject(fields: Record<string, string>): RawBuilder<string> {
+  return sql.raw<string>(`${jsonValue(fields)}::text`);
+}
+
+/** The SQL of `jsonObject`'s row as a json value (to nest in another, or to aggregate). */
+export function jsonValue(fields: Record<string, string>): string {
   const columns = Object.entries(fields).map(([key, value]) => `${value} AS "${key.replaceAll('"', '""')}"`).join(', ');
-  return sql.raw<string>(`(SELECT to_json(j) FROM (SELECT ${columns}) AS j)::text`);
+  return `(SELECT to_json(j) FROM (SELECT ${columns}) AS j)`;
 }

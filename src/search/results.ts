@@ -1,8 +1,9 @@
 import { sql, type RawBuilder } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
-import type { SearchResult } from '../contracts/search-result.js';
+import type { SearchResultObject } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
 import { RawJson } from '../lib/raw-json.js';
+import { currencyJson, isoText, jsonValue, weiText } from '../db/json-rows.js';
 import { weiString } from '../lib/wei.js';
 import { currencyFields } from '../lib/currencies.js';
 import type { PageReader } from './query.js';
@@ -63,6 +64,97 @@ export function listingsJson(where: RawBuilder<unknown>, status: RawBuilder<unkn
 /** A name's active unexpired listings (listings_one_active_idx), the listings of a standard result. */
 const ACTIVE_LISTINGS = listingsJson(sql`l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())`);
 
+/**
+ * The listings `l` that `where` picks as the result's `listings` JSON array (newest first, `[]`
+ * when none), each as ResultListing shows it; `brokered` adds each one's effective status and
+ * creation time (BrokeredResultListing).
+ */
+export function resultListingsJson(where: RawBuilder<unknown>, brokered = false): RawBuilder<unknown> {
+  const item = jsonValue({
+    id: 'l.id',
+    price: weiText('l.price_wei'),
+    currency_address: 'l.currency_address',
+    ...currencyJson('l.currency_address'),
+    seller_address: 'l.seller_address',
+    order_hash: 'l.order_hash',
+    order_data: 'l.order_data',
+    expires_at: isoText('l.expires_at'),
+    source: 'l.source',
+    broker_address: 'l.broker_address',
+    broker_fee_bps: 'l.broker_fee_bps',
+    ...(brokered ? { status: EFFECTIVE_LISTING_STATUS, created_at: isoText('l.created_at') } : {}),
+  });
+  return sql`coalesce((SELECT json_agg(${sql.raw(item)} ORDER BY l.created_at DESC, l.id DESC) FROM listings l WHERE ${where}), '[]'::json)`;
+}
+
+const EFFECTIVE_LISTING_STATUS = "CASE WHEN l.status IN ('active', 'unfunded') AND l.expires_at <= now() THEN 'expired' ELSE l.status END";
+
+/**
+ * The standard search result of the name `n` (the SearchResult schema, field for field, without
+ * the viewer's fields), as JSON text PostgreSQL writes (db/json-rows.ts): the mapping of a name
+ * row to a search result, with `listings` its JSON array.
+ */
+function resultJson(listings: RawBuilder<unknown>): RawBuilder<string> {
+  const [head, tail] = RESULT_JSON_PARTS;
+  return sql<string>`${head}${listings}${tail}`;
+}
+
+const RESULT_JSON_PARTS = ((): [RawBuilder<unknown>, RawBuilder<unknown>] => {
+  const marker = 'listings_slot_marker';
+  const text = jsonValue({
+    id: 'n.id',
+    name: 'n.name',
+    token_id: weiText('n.token_id'),
+    owner: 'n.owner_address',
+    expiry_date: isoText('n.expiry_date'),
+    registration_date: isoText('n.registration_date'),
+    clubs: 'n.clubs',
+    has_numbers: "n.label ~ '[0-9]'",
+    has_emoji: 'n.has_emoji',
+    last_sale_date: isoText('n.last_sale_date'),
+    last_sale_price: weiText('n.last_sale_price_wei'),
+    last_sale_currency: 'n.last_sale_currency',
+    listings: marker,
+    highest_offer_wei: weiText('n.highest_offer_wei'),
+    highest_offer_currency: 'n.highest_offer_currency',
+    highest_offer_id: 'n.highest_offer_id',
+    upvotes: 'n.upvotes',
+    downvotes: 'n.downvotes',
+    net_score: 'n.net_score',
+    watchers_count: 'n.watchers_count',
+  });
+  const [head, tail] = text.split(marker);
+  return [sql.raw(head), sql.raw(`${tail}::text`)];
+})();
+
+const ACTIVE_WHERE = sql`l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())`;
+const ACTIVE_RESULT_JSON = resultJson(resultListingsJson(ACTIVE_WHERE));
+
+/** A name of a page as its standard result's JSON text (ResultJson), with the columns the services read. */
+export interface ResultJsonRow {
+  id: number;
+  name: string;
+  owner_address: string | null;
+  json: string;
+}
+
+/**
+ * A standard search result as the JSON text PostgreSQL wrote, which a response writes as it is;
+ * `id`, `name` and `owner` are there for the services that match or filter results. `with` adds
+ * fields (the viewer's vote, a trending figure) to the text.
+ */
+export class ResultJson extends RawJson {
+  constructor(json: string, readonly id: number, readonly name: string, readonly owner: string | null) {
+    super(json);
+  }
+
+  /** This result with `fields` after its own (plain JSON values: strings, numbers, booleans, null, plain objects). */
+  with(fields: object): ResultJson {
+    const more = JSON.stringify(fields);
+    return more === '{}' ? this : new ResultJson(`${this.json.slice(0, -1)},${more.slice(1)}`, this.id, this.name, this.owner);
+  }
+}
+
 export interface RowsOptions {
   /** further columns after the row's, each `, expression AS name` (not the name of a row's column: it would replace it) */
   extra?: RawBuilder<unknown>;
@@ -92,21 +184,38 @@ async function resultRowsFrom<R extends ResultRow = ResultRow>(db: Executor, sou
 export const resultRowsWith = <E extends object>(db: Executor, source: RawBuilder<unknown>, options: RowsOptions): Promise<(ResultRow & E)[]> =>
   resultRowsFrom<ResultRow & E>(db, source, options);
 
-/** Reads a page of global search as result rows: the page's ids and their rows are one statement. */
-export const resultRows: PageReader<ResultRow> = (db, page, plan) => resultRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`, { plan });
+/**
+ * The names the ids `source` yields as `p(id, ord, …)`, in `ord` order, each as its standard
+ * result's JSON text (`json`) beside the columns services read, with `extra` columns (`, p.total AS
+ * trend_total`); one statement. `listings` replaces the name's active listings (resultListingsJson).
+ */
+async function resultJsonRowsFrom<E extends object = object>(db: Executor, source: RawBuilder<unknown>, options: RowsOptions = {}): Promise<(ResultJsonRow & E)[]> {
+  const { extra = sql``, plan = 'custom', listings } = options;
+  const json = listings === undefined ? ACTIVE_RESULT_JSON : resultJson(listings);
+  const { rows } = await sql<ResultJsonRow & E>`SELECT ${plan === 'generic' ? GENERIC_PLAN : sql``} n.id, n.name, n.owner_address, ${json} AS json${extra}
+    FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
+  return rows;
+}
+
+/** Result JSON rows of the ids `source` yields as `p(id, ord, …)` with `extra` columns beside them (figures the page was ranked by). */
+export const resultJsonRowsWith = <E extends object>(db: Executor, source: RawBuilder<unknown>, options: RowsOptions): Promise<(ResultJsonRow & E)[]> =>
+  resultJsonRowsFrom<E>(db, source, options);
+
+/** Reads a page of global search as result JSON rows: the page's ids and their results are one statement. */
+export const resultRows: PageReader<ResultJsonRow> = (db, page, plan) => resultJsonRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`, { plan });
 
 /**
  * Loads standard search results for name ids, in the order given. Indexed queries whatever the
  * page size: the names with their active unexpired listings, and (with a viewer) the viewer's
  * votes and watches. `viewerId` undefined means anonymous: `user_vote` and `is_user_watching` are left out.
  */
-export async function loadSearchResults(db: Executor, ids: readonly number[], viewerId?: number): Promise<SearchResult[]> {
+export async function loadSearchResults(db: Executor, ids: readonly number[], viewerId?: number): Promise<ResultJson[]> {
   if (ids.length === 0) return [];
   const [rows, viewer] = await Promise.all([
-    resultRowsFrom(db, sql`unnest(${[...ids]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, { plan: 'generic' }),
+    resultJsonRowsFrom(db, sql`unnest(${[...ids]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, { plan: 'generic' }),
     viewerState(db, ids, viewerId),
   ]);
-  return rows.map((row) => toResult(row, viewer));
+  return rows.map((row) => toResultJson(row, viewer));
 }
 
 /**
@@ -114,19 +223,25 @@ export async function loadSearchResults(db: Executor, ids: readonly number[], vi
  * name, in one statement: each looked up by its label in the C-collated label index (a searchable
  * name is its label and `.eth`), with the viewer's votes and watches.
  */
-export async function loadSearchResultsOfNames(db: Executor, names: readonly string[], viewerId?: number): Promise<Map<string, SearchResult>> {
+export async function loadSearchResultsOfNames(db: Executor, names: readonly string[], viewerId?: number): Promise<Map<string, ResultJson>> {
   const labels = names.filter((n) => n.endsWith('.eth')).map((n) => n.slice(0, -'.eth'.length));
   if (labels.length === 0) return new Map();
-  const rows = await resultRowsFrom(db, sql`(SELECT f.id, t.ord FROM unnest(${labels}::text[]) WITH ORDINALITY AS t(label, ord)
+  const rows = await resultJsonRowsFrom(db, sql`(SELECT f.id, t.ord FROM unnest(${labels}::text[]) WITH ORDINALITY AS t(label, ord)
     JOIN ens_names f ON (f.label COLLATE "C") = t.label AND f.searchable) p`, { plan: 'generic' });
   const results = await searchResultsOf(db, rows, viewerId);
   return new Map(results.map((r) => [r.name, r]));
 }
 
 /** Standard search results of rows read with `resultRows`, with the viewer's votes and watches. */
-export async function searchResultsOf(db: Executor, rows: readonly ResultRow[], viewerId?: number): Promise<SearchResult[]> {
+export async function searchResultsOf(db: Executor, rows: readonly ResultJsonRow[], viewerId?: number): Promise<ResultJson[]> {
   const viewer = rows.length === 0 ? undefined : await viewerState(db, rows.map((r) => r.id), viewerId);
-  return rows.map((row) => toResult(row, viewer));
+  return rows.map((row) => toResultJson(row, viewer));
+}
+
+/** A result JSON row as the standard search result, with the viewer's vote and watch when given. */
+export function toResultJson(row: ResultJsonRow, viewer: ViewerState | undefined): ResultJson {
+  const result = new ResultJson(row.json, row.id, row.name, row.owner_address);
+  return viewer ? result.with({ is_user_watching: viewer.watching.has(row.id), user_vote: viewer.votes.get(row.id) ?? null }) : result;
 }
 
 export interface ViewerState { votes: Map<number, 1 | -1>; watching: Set<number> }
@@ -141,7 +256,7 @@ export async function viewerState(db: Executor, ids: readonly number[], viewerId
   return { votes: new Map(votes.map((v) => [v.ens_name_id, v.vote as 1 | -1])), watching: new Set(watched.map((w) => w.ens_name_id)) };
 }
 
-const toListing = (l: ListingJson): SearchResult['listings'][number] => ({
+const toListing = (l: ListingJson): SearchResultObject['listings'][number] => ({
   id: l.id,
   price: weiString(l.price_wei),
   currency_address: l.currency_address,
@@ -156,8 +271,8 @@ const toListing = (l: ListingJson): SearchResult['listings'][number] => ({
 });
 
 /** A result row as the standard search result, with the viewer's vote and watch when given. */
-export function toResult(n: ResultRow, viewer: ViewerState | undefined): SearchResult {
-  const result: SearchResult = {
+export function toResult(n: ResultRow, viewer: ViewerState | undefined): SearchResultObject {
+  const result: SearchResultObject = {
     id: n.id,
     name: n.name,
     token_id: n.token_id,

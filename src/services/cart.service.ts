@@ -74,7 +74,7 @@ export class CartService {
     return {
       items: items.flatMap((i) => {
         const result = byId.get(i.ens_name_id);
-        return result ? [{ ...result, cartItemId: i.id, cartType: i.cart_type, addedAt: iso(i.created_at) }] : [];
+        return result ? [result.with({ cartItemId: i.id, cartType: i.cart_type, addedAt: iso(i.created_at) })] : [];
       }),
     };
   }

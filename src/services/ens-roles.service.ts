@@ -8,8 +8,7 @@ import { InvalidNameError, normalizeEthName } from '../lib/ens.js';
 import { DAY } from '../lib/time.js';
 import { pageB, offsetOf, type PageB } from '../lib/pagination.js';
 import { createSubgraphClient, type SubgraphClient } from '../providers/subgraph/client.js';
-import { loadSearchResults } from '../search/results.js';
-import type { SearchResult } from '../contracts/search-result.js';
+import { loadSearchResults, type ResultJson } from '../search/results.js';
 
 export const ROLES_CACHE_SECONDS = 15;
 /** Manageable names are counted exactly up to here; above it the holder roll-up's count stands. */
@@ -112,7 +111,7 @@ export class EnsRolesService {
    * Names the address holds (registered or in grace), soonest expiry first, as standard search
    * results with the role. From our tables, where the holder is also taken to be the manager.
    */
-  async manageable(rawAddress: string, page: number, limit: number, viewerId?: number): Promise<{ address: string; names: (SearchResult & { role: Role })[]; pagination: PageB }> {
+  async manageable(rawAddress: string, page: number, limit: number, viewerId?: number): Promise<{ address: string; names: ResultJson[]; pagination: PageB }> {
     const address = normalizeAddress(rawAddress);
     const db = this.deps.db;
     // The page of ids and its total are the same for every caller: shared 15 s; the results (with
@@ -133,7 +132,7 @@ export class EnsRolesService {
       return { ids: rows.map((r) => r.id), total: n };
     });
     const results = await loadSearchResults(db, ids, viewerId);
-    return { address, names: results.map((r) => ({ ...r, role: 'both' as const })), pagination: pageB(page, limit, total) };
+    return { address, names: results.map((r) => r.with({ role: 'both' })), pagination: pageB(page, limit, total) };
   }
 
   private async read(name: string): Promise<NameRoles> {

@@ -1,9 +1,8 @@
 import type { Deps } from '../deps.js';
-import type { SearchResult } from '../contracts/search-result.js';
 import { FOR_YOU_WEIGHTS, RECOMMENDATION_SOURCES, type RECOMMENDATION_TYPES } from '../contracts/recommendations.js';
 import { AppError, isAppError } from '../errors.js';
 import { cached } from '../infra/cache.js';
-import { loadSearchResults } from '../search/results.js';
+import { loadSearchResults, type ResultJson } from '../search/results.js';
 import { nameIdOf } from './comments.service.js';
 import { RecommendationsService } from './recommendations.service.js';
 import {
@@ -37,7 +36,8 @@ export interface RecommendationMetrics {
   personalized_score?: number;
 }
 
-export type RecommendedName = SearchResult & { recommendation_metrics: RecommendationMetrics };
+/** A standard search result (JSON text) with its `recommendation_metrics`. */
+export type RecommendedName = ResultJson;
 
 export interface RecommendationPage {
   names: RecommendedName[];
@@ -176,15 +176,15 @@ export class PersonalRecommendationService {
   ): Promise<RecommendationPage> {
     const results = await loadSearchResults(this.deps.db, ranked.map((r) => r.id), viewerId);
     const byId = new Map(ranked.map((r) => [r.id, r]));
-    const names = results
+    const picked = results
       .filter((r) => ownerAddress === undefined || r.owner !== ownerAddress)
       .slice(0, limit)
-      .map((r): RecommendedName => {
+      .map((r) => {
         const rank = byId.get(r.id);
         if (!rank) throw new AppError('INTERNAL_ERROR', 'ranked name lost');
-        return { ...r, recommendation_metrics: metricsOf(type, rank) };
+        return { result: r, metrics: metricsOf(type, rank) };
       });
-    const sources = RECOMMENDATION_SOURCES.filter((s) => names.some((n) => n.recommendation_metrics.source === s));
-    return { names, meta: { type, limit, sources, ...extra } };
+    const sources = RECOMMENDATION_SOURCES.filter((s) => picked.some((p) => p.metrics.source === s));
+    return { names: picked.map((p) => p.result.with({ recommendation_metrics: p.metrics })), meta: { type, limit, sources, ...extra } };
   }
 }

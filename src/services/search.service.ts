@@ -2,10 +2,9 @@ import type { RawBuilder } from 'kysely';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
-import type { SearchResult } from '../contracts/search-result.js';
 import { checkSortNeeds, normalizeQuery, readFilters } from '../search/filters.js';
 import { defaultOrderOf, RESULT_WINDOW, searchPage, type Sort, type SortKey, type SortOrder } from '../search/query.js';
-import { resultRows, searchResultsOf } from '../search/results.js';
+import { resultRows, searchResultsOf, type ResultJson } from '../search/results.js';
 
 const OWN_KEYS = ['q', 'page', 'limit', 'sortBy', 'sortOrder'];
 
@@ -19,7 +18,7 @@ export interface SearchQuery {
 }
 
 export interface SearchPage {
-  results: SearchResult[];
+  results: ResultJson[];
   pagination: PageB;
   sort: { by: SortKey | 'relevance'; order: SortOrder };
   /** True when more names match than the window (10,000): `total` is then 10,000. */

@@ -1,7 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Deps } from '../deps.js';
-import type { SearchResult } from '../contracts/search-result.js';
-import { resultRowsWith, searchResultsOf, type ResultRow } from '../search/results.js';
+import { resultJsonRowsWith, searchResultsOf, type ResultJson, type ResultJsonRow } from '../search/results.js';
 import { COMPOSITE_WEIGHTS, topTrendingSource, trendPeriodStart, type TrendMetric, type TrendPeriodHours } from '../trends/index.js';
 
 export type TrendingPeriod = '24h' | '7d';
@@ -16,7 +15,8 @@ export interface TrendingMetrics {
   net_score_total: number;
 }
 
-export type TrendingName = SearchResult & { trending_metrics: TrendingMetrics };
+/** A standard search result (JSON text) with its `trending_metrics`. */
+export type TrendingName = ResultJson;
 
 /**
  * Names ranked by the votes cast in the last 24 hours or 7 days, read from the trend counters
@@ -52,21 +52,21 @@ export class TrendingService {
   private async ranked<E extends object>(
     metric: TrendMetric, period: TrendingPeriod, limit: number, viewerId: number | undefined,
     figures: { join?: RawBuilder<unknown>; extra: RawBuilder<unknown> },
-  ): Promise<{ row: ResultRow & E; result: SearchResult }[]> {
+  ): Promise<{ row: ResultJsonRow & E; result: ResultJson }[]> {
     const { db } = this.deps;
     const top = await topTrendingSource(db, metric, PERIOD_HOURS[period], limit);
     // One plan whatever the metric, period and limit (GENERIC_PLAN): the top of the counters' rank
     // index by equality on (metric, period), then per-name lookups by key; planning it was a third
     // of its database time.
-    const rows = await resultRowsWith<E>(db, figures.join === undefined ? top : sql`${top} ${figures.join}`, { extra: figures.extra, plan: 'generic' });
+    const rows = await resultJsonRowsWith<E>(db, figures.join === undefined ? top : sql`${top} ${figures.join}`, { extra: figures.extra, plan: 'generic' });
     const results = await searchResultsOf(db, rows, viewerId);
     return results.map((result, i) => ({ row: rows[i], result }));
   }
 
   async votes(period: TrendingPeriod, limit: number, viewerId: number | undefined): Promise<{ names: TrendingName[]; meta: { period: TrendingPeriod; type: 'votes'; limit: number } }> {
-    const ranked = await this.ranked<{ trend_total: number; trend_positive: number }>('votes', period, limit, viewerId,
-      { extra: sql`, p.total AS trend_total, p.positive AS trend_positive` });
-    const names = ranked.map(({ row: r, result }): TrendingName => Object.assign(result, {
+    const ranked = await this.ranked<{ trend_total: number; trend_positive: number; net_score: number }>('votes', period, limit, viewerId,
+      { extra: sql`, p.total AS trend_total, p.positive AS trend_positive, n.net_score` });
+    const names = ranked.map(({ row: r, result }): TrendingName => result.with({
       trending_metrics: { period, period_upvotes: r.trend_positive, period_downvotes: r.trend_total - r.trend_positive, period_votes: r.trend_total, net_score_total: r.net_score },
     }));
     return { names, meta: { period, type: 'votes', limit } };
@@ -85,7 +85,7 @@ export class TrendingService {
         (SELECT coalesce(sum(u.viewers), 0)::int FROM name_viewers_by_day u WHERE u.ens_name_id = p.id AND u.day >= ${since}::date) AS unique_viewers,
         coalesce((SELECT views FROM name_view_counts c WHERE c.ens_name_id = p.id), 0)::int AS total_views`,
     });
-    const names = ranked.map(({ row: r, result }) => Object.assign(result, {
+    const names = ranked.map(({ row: r, result }) => result.with({
       trending_metrics: { period, period_views: r.trend_total, unique_viewers: r.unique_viewers, total_views: r.total_views },
     }));
     return { names, meta: { period, type: 'views' as const, limit } };
@@ -103,7 +103,7 @@ export class TrendingService {
       ) m ON true`,
       extra: sql`, p.total AS trend_total, m.volume AS sales_volume, m.avg AS sales_avg, m.max AS sales_max, m.min AS sales_min`,
     });
-    const names = ranked.map(({ row: r, result }) => Object.assign(result, {
+    const names = ranked.map(({ row: r, result }) => result.with({
       trending_metrics: {
         period, period_sales: r.trend_total, period_volume: r.sales_volume ?? '0', avg_price: r.sales_avg ?? '0', max_price: r.sales_max ?? '0', min_price: r.sales_min ?? '0',
       },
@@ -123,7 +123,7 @@ export class TrendingService {
       ) m ON true`,
       extra: sql`, p.total AS trend_total, m.highest AS offers_highest, m.avg AS offers_avg, m.bidders AS offers_bidders`,
     });
-    const names = ranked.map(({ row: r, result }) => Object.assign(result, {
+    const names = ranked.map(({ row: r, result }) => result.with({
       trending_metrics: { period, period_offers: r.trend_total, highest_offer: r.offers_highest ?? '0', avg_offer: r.offers_avg ?? '0', unique_bidders: r.offers_bidders },
     }));
     return { names, meta: { period, type: 'offers' as const, limit } };
@@ -131,8 +131,8 @@ export class TrendingService {
 
   /** Names ranked by watchlist entries added in the period (and still held); total_watchers from the name row. */
   async watchlist(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
-    const ranked = await this.ranked<{ trend_total: number }>('watchlist', period, limit, viewerId, { extra: sql`, p.total AS trend_total` });
-    const names = ranked.map(({ row: r, result }) => Object.assign(result, {
+    const ranked = await this.ranked<{ trend_total: number; watchers_count: number }>('watchlist', period, limit, viewerId, { extra: sql`, p.total AS trend_total, n.watchers_count` });
+    const names = ranked.map(({ row: r, result }) => result.with({
       trending_metrics: { period, period_additions: r.trend_total, total_watchers: r.watchers_count },
     }));
     return { names, meta: { period, type: 'watchlist' as const, limit } };
@@ -157,7 +157,7 @@ export class TrendingService {
       extra: sql`, p.total AS trend_total, m.views AS b_views, m.watchlist_adds AS b_watchlist_adds, m.votes AS b_votes, m.upvotes AS b_upvotes,
         m.offers AS b_offers, m.listings AS b_listings, m.sales AS b_sales`,
     });
-    const names = ranked.map(({ row: r, result }) => Object.assign(result, {
+    const names = ranked.map(({ row: r, result }) => result.with({
       trending_metrics: {
         period,
         trending_score: r.trend_total,

@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
-import type { SearchResult } from '../contracts/search-result.js';
 import type { AuthUser } from './tokens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { iso } from '../lib/time.js';
 import { weiString } from '../lib/wei.js';
-import { loadSearchResults } from '../search/results.js';
+import { loadSearchResults, type ResultJson } from '../search/results.js';
 
 export interface HistoryPage { page: number; limit: number }
 
@@ -21,13 +20,13 @@ export class UserHistoryService {
   /** Standard results for the page's rows (in their order) with each row's extra fields. */
   private async results<R extends { ens_name_id: number }, X extends object>(
     user: AuthUser, rows: R[], q: HistoryPage, total: number, extra: (r: R) => X,
-  ): Promise<{ names: (SearchResult & X)[]; pagination: PageB }> {
+  ): Promise<{ names: ResultJson[]; pagination: PageB }> {
     const results = await loadSearchResults(this.deps.db, rows.map((r) => r.ens_name_id), user.id);
     const byId = new Map(results.map((r) => [r.id, r]));
     return {
       names: rows.flatMap((r) => {
         const result = byId.get(r.ens_name_id);
-        return result ? [{ ...result, ...extra(r) }] : [];
+        return result ? [result.with(extra(r))] : [];
       }),
       pagination: pageB(q.page, q.limit, total),
     };

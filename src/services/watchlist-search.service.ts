@@ -65,7 +65,7 @@ export class WatchlistSearchService {
         watchlistId: e.id, listId: e.list_id, listName: e.list_name, ...prefsOf(e), addedAt: iso(e.created_at)!,
       }));
       const here = mine.find((e) => e.listId === listId);
-      return here ? [{ ...r, watchlist: here, watchlistEntries: mine }] : [];
+      return here ? [r.with({ watchlist: here, watchlistEntries: mine })] : [];
     });
     return { results, pagination: found.pagination, sort: found.sort, totalCapped: found.totalCapped };
   }
