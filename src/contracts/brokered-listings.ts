@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Address, described, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
+import { Address, asJsonText, described, Limit, NullableTimestamp, Page, PaginationB, Timestamp, Wei } from './common.js';
 import { OrderHash, SignedOrder, Source } from './order.js';
 import { TokenId } from './orders.js';
 import { ResultListing, SearchResultFields } from './search-result.js';
@@ -47,10 +47,10 @@ export const BrokeredResultListing = Type.Object({
 }, { description: 'a listing of this broker' });
 export type BrokeredResultListing = Static<typeof BrokeredResultListing>;
 
-export const BrokeredResult = Type.Object({
+export const BrokeredResult = asJsonText(Type.Object({
   ...SearchResultFields,
   listings: Type.Array(BrokeredResultListing, { description: "this broker's listings of the name (in `status` when given), newest first" }),
-}, { description: 'a name as global search shows it, with the broker\'s listings of it' });
+}, { description: 'a name as global search shows it, with the broker\'s listings of it' }));
 
 /** How long the brokered listing totals are reused: a sum over every brokered listing, not a counter (an active listing ends by time). */
 export const BROKER_STATS_SECONDS = 30;

@@ -1,8 +1,8 @@
 import { sql, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { ListingStatus } from '../db/schema.js';
-import { EFFECTIVE_STATUS, statusParts } from './listings.repository.js';
-import { listingsJson, resultRowsWith, type ResultRow } from '../search/results.js';
+import { EFFECTIVE_STATUS_SQL, statusParts } from './listings.repository.js';
+import { resultJsonRowsWith, resultListingsJson, type ResultJsonRow } from '../search/results.js';
 
 /**
  * Reads of brokered listings, all over the partial index `listings_broker_idx` (0012): one broker's
@@ -53,12 +53,12 @@ export async function countBrokerNames(db: Executor, broker: string, status: Lis
  * listings of each (in `status`, when given; each with its effective status), newest first: one
  * statement, planned once per connection (each name's listings are one range of the broker's index).
  */
-export async function brokerPageRows(db: Executor, broker: string, status: ListingStatus | undefined, nameIds: readonly number[]): Promise<ResultRow[]> {
+export async function brokerPageRows(db: Executor, broker: string, status: ListingStatus | undefined, nameIds: readonly number[]): Promise<ResultJsonRow[]> {
   if (nameIds.length === 0) return [];
   const inStatus = status === undefined ? sql`true` : sql.join(statusParts(status), sql` OR `);
-  return resultRowsWith(db, sql`unnest(${[...nameIds]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, {
+  return resultJsonRowsWith(db, sql`unnest(${[...nameIds]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, {
     plan: 'generic',
-    listings: listingsJson(sql`l.broker_address = ${broker} AND l.ens_name_id = n.id AND (${inStatus})`, EFFECTIVE_STATUS),
+    listings: resultListingsJson(sql`l.broker_address = ${broker} AND l.ens_name_id = n.id AND (${inStatus})`, EFFECTIVE_STATUS_SQL),
   });
 }
 

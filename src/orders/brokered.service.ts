@@ -1,21 +1,17 @@
 import type { Deps } from '../deps.js';
 import type { ListingStatus } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import { iso } from '../lib/time.js';
-import { RawJson } from '../lib/raw-json.js';
 import { cached } from '../infra/cache.js';
-import { weiString } from '../lib/wei.js';
 import { BROKER_STATS_SECONDS, type BrokerConfig, type BrokerListingsPage, type BrokerStats, type CreateBrokeredListingBody } from '../contracts/brokered-listings.js';
 import type { Listing } from '../contracts/listings.js';
 import type { AuthUser } from '../services/tokens.js';
 import { checkBrokerClaim, type BrokerClaim } from './broker.js';
 import { brokerNameIds, brokerPageRows, brokerStats, countBrokerNames } from './brokered.repository.js';
-import { toResult } from '../search/results.js';
+import { toResultJson } from '../search/results.js';
 import { ListingService } from './listings.service.js';
 import { renamed, tokenClaim } from './orders.service.js';
 import { checkClaims } from './validation.js';
 import { pagedTotal, totalOfPage } from './status-parts.js';
-import { currencyFields } from '../lib/currencies.js';
 
 /**
  * The reference's /brokered-listings: a brokered listing is a listing (ListingService.check and
@@ -69,25 +65,7 @@ export class BrokeredListingService {
       totalOfPage(offset, limit, ids.length) ?? pagedTotal(this.deps.cache, `broker:${broker}:${status ?? 'all'}`, (cap) => countBrokerNames(db, broker, status, cap)),
       brokerPageRows(db, broker, status, ids),
     ]);
-    const results = rows.map((row) => ({
-      ...toResult(row, undefined),
-      listings: (row.listings ?? []).map((l) => ({
-        id: l.id,
-        price: weiString(l.price_wei),
-        currency_address: l.currency_address,
-        ...currencyFields(l.currency_address),
-        seller_address: l.seller_address,
-        order_hash: l.order_hash,
-        order_data: new RawJson(l.order_data),
-        expires_at: iso(l.expires_at),
-        source: l.source,
-        broker_address: l.broker_address,
-        broker_fee_bps: l.broker_fee_bps,
-        status: l.status,
-        created_at: iso(l.created_at),
-      })),
-    }));
-    return { results, total };
+    return { results: rows.map((row) => toResultJson(row, undefined)), total };
   }
 
   /** Totals over every brokered listing, summed again at most every BROKER_STATS_SECONDS. */

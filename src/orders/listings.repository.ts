@@ -34,7 +34,7 @@ export interface ListingFilters {
  * A listing in a live status (active, unfunded) whose end time has passed reads as expired until
  * the sweep writes it, so a reader never sees an expired order as active.
  */
-const EFFECTIVE_STATUS_SQL = "CASE WHEN l.status IN ('active', 'unfunded') AND l.expires_at <= now() THEN 'expired' ELSE l.status END";
+export const EFFECTIVE_STATUS_SQL = "CASE WHEN l.status IN ('active', 'unfunded') AND l.expires_at <= now() THEN 'expired' ELSE l.status END";
 export const EFFECTIVE_STATUS = sql.raw<ListingStatus>(EFFECTIVE_STATUS_SQL);
 
 /**

@@ -66,10 +66,10 @@ const ACTIVE_LISTINGS = listingsJson(sql`l.ens_name_id = n.id AND l.status = 'ac
 
 /**
  * The listings `l` that `where` picks as the result's `listings` JSON array (newest first, `[]`
- * when none), each as ResultListing shows it; `brokered` adds each one's effective status and
- * creation time (BrokeredResultListing).
+ * when none), each as ResultListing shows it; with `status` (SQL of a listing's effective status)
+ * each also has its status and creation time (BrokeredResultListing).
  */
-export function resultListingsJson(where: RawBuilder<unknown>, brokered = false): RawBuilder<unknown> {
+export function resultListingsJson(where: RawBuilder<unknown>, status?: string): RawBuilder<unknown> {
   const item = jsonValue({
     id: 'l.id',
     price: weiText('l.price_wei'),
@@ -82,12 +82,10 @@ export function resultListingsJson(where: RawBuilder<unknown>, brokered = false)
     source: 'l.source',
     broker_address: 'l.broker_address',
     broker_fee_bps: 'l.broker_fee_bps',
-    ...(brokered ? { status: EFFECTIVE_LISTING_STATUS, created_at: isoText('l.created_at') } : {}),
+    ...(status === undefined ? {} : { status, created_at: isoText('l.created_at') }),
   });
   return sql`coalesce((SELECT json_agg(${sql.raw(item)} ORDER BY l.created_at DESC, l.id DESC) FROM listings l WHERE ${where}), '[]'::json)`;
 }
-
-const EFFECTIVE_LISTING_STATUS = "CASE WHEN l.status IN ('active', 'unfunded') AND l.expires_at <= now() THEN 'expired' ELSE l.status END";
 
 /**
  * The standard search result of the name `n` (the SearchResult schema, field for field, without

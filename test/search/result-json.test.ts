@@ -14,8 +14,8 @@ const ONE_ETH = 10n ** 18n;
 
 /**
  * A search result is written by PostgreSQL (search/results.ts: its JSON text) on search pages,
- * trending and every list of names, and built in JavaScript (toResult) on the name page and the
- * broker's pages: the two must agree field for field, and both with the schema.
+ * trending, broker pages and every list of names, and built in JavaScript (toResult) on the name
+ * page: the two must agree field for field, and both with the schema.
  */
 describe('search results written by PostgreSQL', () => {
   let t: TestContext;
@@ -82,6 +82,16 @@ describe('search results written by PostgreSQL', () => {
     assert.equal(listings[1].price, ONE_ETH.toString());
     assert.equal(listings[1].currency_symbol, 'ETH');
     assert.equal(listings[1].expires_at, (await namePage('listed7.eth')).listings.find((l: { id: number }) => l.id === listings[1].id).expires_at);
+
+    // the broker's page: the same result, with only the broker's listings, each with its status and creation time
+    const brokered = await t.app.inject({ method: 'GET', url: `/api/v1/brokered-listings/broker/${addressOf(4)}` });
+    assert.equal(brokered.statusCode, 200, show(brokered));
+    const [mine] = body(brokered).data.results as Array<Record<string, unknown>>;
+    const { listings: brokerListings, ...rest } = mine;
+    const { listings: _all, ...standard } = listed;
+    assert.deepEqual(rest, standard);
+    const created = await t.container.db.selectFrom('listings').select('created_at').where('id', '=', listings[0].id as number).executeTakeFirstOrThrow();
+    assert.deepEqual(brokerListings, [{ ...listings[0], status: 'active', created_at: created.created_at.toISOString() }]);
   });
 
   it('signed in, each result carries the caller\'s vote and watch, and trending and bulk write the same results', async () => {
