@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Address, CurrencyFields, described, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
+import { Address, asJsonText, CurrencyFields, described, EnsNameParam, Id, Limit, NullableTimestamp, Page, PaginationB, SortOrder, Timestamp, Wei } from './common.js';
 import { OfferOrderData, OrderHash, SignedOrder, Source } from './order.js';
 
 export const OfferStatus = Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('rejected'), Type.Literal('expired'), Type.Literal('unfunded')]);
@@ -44,7 +44,7 @@ export type OffersQuery = Static<typeof OffersQuery>;
 export const OffersPathQuery = Type.Object(PageQuery);
 export type OffersPathQuery = Static<typeof OffersPathQuery>;
 
-export const OfferPage = Type.Object({ offers: Type.Array(Offer, { description: 'offers of this page' }), pagination: PaginationB });
+export const OfferPage = Type.Object({ offers: asJsonText(Type.Array(Offer, { description: 'offers of this page' })), pagination: PaginationB });
 
 export const AddressParams = Type.Object({ address: Address });
 

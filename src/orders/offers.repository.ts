@@ -1,29 +1,8 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
+import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { OfferStatus } from '../db/schema.js';
 import { countOfParts, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
-
-/** An offer joined with its name, as the API shows it (status already accounts for the end time). */
-export interface OfferRow {
-  id: number;
-  ens_name_id: number;
-  buyer_address: string;
-  offer_amount_wei: string;
-  currency_address: string;
-  order_hash: string;
-  /** The signed order as its stored JSON text (a page writes it as it is: lib/raw-json.ts). */
-  order_data: string;
-  status: OfferStatus;
-  created_at: Date;
-  expires_at: Date | null;
-  source: string;
-  last_validated_at: Date | null;
-  unfunded_at: Date | null;
-  unfunded_reason: string | null;
-  name: string;
-  token_id: string;
-  owner_address: string | null;
-}
 
 export interface OfferFilters {
   buyer?: string;
@@ -36,7 +15,7 @@ export interface OfferFilters {
 export type OfferSort = 'created' | 'amount';
 
 /** A live offer (pending, unfunded) past its end time reads as expired until the sweep writes it. */
-const EFFECTIVE_STATUS = sql<OfferStatus>`CASE WHEN o.status IN ('pending', 'unfunded') AND o.expires_at <= now() THEN 'expired' ELSE o.status END`;
+const EFFECTIVE_STATUS = "CASE WHEN o.status IN ('pending', 'unfunded') AND o.expires_at <= now() THEN 'expired' ELSE o.status END";
 
 /**
  * The status filter as index-friendly parts (each an equality on status); `expired` is three:
@@ -66,25 +45,39 @@ function filtered(db: Executor, f: OfferFilters, part: RawBuilder<SqlBool> | und
     .$if(f.owner !== undefined, (qb) => qb.where('o.name_owner_address', '=', f.owner!));
 }
 
-const COLUMNS = [
-  'o.id', 'o.ens_name_id', 'o.buyer_address', 'o.offer_amount_wei', 'o.currency_address', 'o.order_hash', sql<string>`o.order_data::text`.as('order_data'),
-  'o.created_at', 'o.expires_at', 'o.source', 'o.last_validated_at', 'o.unfunded_at', 'o.unfunded_reason',
-  'n.name', 'n.token_id', 'n.owner_address',
-] as const;
+/**
+ * An offer as every response shows it (the `Offer` schema, field for field, in its order), as JSON
+ * text written by PostgreSQL (db/json-rows.ts): the one mapping of an offer row to the API.
+ */
+export const OFFER_JSON = jsonObject({
+  id: 'o.id',
+  ens_name_id: 'o.ens_name_id',
+  buyer_address: 'o.buyer_address',
+  offer_amount_wei: weiText('o.offer_amount_wei'),
+  currency_address: 'o.currency_address',
+  ...currencyJson('o.currency_address'),
+  order_hash: 'o.order_hash',
+  order_data: 'o.order_data',
+  status: EFFECTIVE_STATUS,
+  created_at: isoText('o.created_at'),
+  expires_at: isoText('o.expires_at'),
+  source: 'o.source',
+  last_validated_at: isoText('o.last_validated_at'),
+  unfunded_at: isoText('o.unfunded_at'),
+  unfunded_reason: 'o.unfunded_reason',
+  name: 'n.name',
+  token_id: weiText('n.token_id'),
+});
 
-export async function findOffersByIds(db: Executor, ids: readonly number[]): Promise<OfferRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
+/** The offer as a response shows it (OFFER_JSON), undefined when there is none. */
+export async function offerJsonById(db: Executor, id: number): Promise<string | undefined> {
+  const row = await db
     .selectFrom('offers as o')
     .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
-    .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])
-    .where('o.id', 'in', ids)
-    .execute();
-  return rows as OfferRow[];
-}
-
-export async function findOfferById(db: Executor, id: number): Promise<OfferRow | undefined> {
-  return (await findOffersByIds(db, [id]))[0];
+    .select(OFFER_JSON.as('json'))
+    .where('o.id', '=', id)
+    .executeTakeFirst();
+  return row?.json;
 }
 
 /**
@@ -92,7 +85,7 @@ export async function findOfferById(db: Executor, id: number): Promise<OfferRow 
  * listListings for the parts). One plan whatever the values (GENERIC_PLAN): a buyer's, an owner's
  * (0028), a name's and a status's offers are each a range of their index.
  */
-export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<OfferRow[]> {
+export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<string[]> {
   const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
   const dense = (part: RawBuilder<SqlBool> | undefined) =>
     filtered(db, f, part).select(['o.id', sql.ref(column).as('k')]).orderBy(column, order).orderBy('o.id', order);
@@ -105,10 +98,10 @@ export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort,
     .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
     .innerJoin(page, 'pg.id', 'o.id')
     .modifyFront(GENERIC_PLAN)
-    .select([...COLUMNS, EFFECTIVE_STATUS.as('status')])
+    .select(OFFER_JSON.as('json'))
     .orderBy('pg.k', order).orderBy('pg.id', order)
     .execute();
-  return rows as OfferRow[];
+  return rows.map((r) => r.json);
 }
 
 /** How many offers match, counting at most `cap` (+1 tells "more than cap") per status part; one plan for all values. */

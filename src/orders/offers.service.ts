@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { countOffers, findOfferById, listOffers, type OfferFilters, type OfferRow } from './offers.repository.js';
+import { countOffers, listOffers, offerJsonById, type OfferFilters } from './offers.repository.js';
 import { orderHashExists } from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
 import { pagedTotal, totalOfPage } from './status-parts.js';
@@ -7,8 +7,7 @@ import { checkCounter, type CounterMemo } from './counter.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
-import { iso } from '../lib/time.js';
-import { RawJson } from '../lib/raw-json.js';
+import { jsonArray, type RawJson } from '../lib/raw-json.js';
 import type { CreateOfferBody, Offer, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../contracts/offers.js';
 import { placeOffer, updateOffer } from './user-moves.js';
 import {
@@ -36,35 +35,17 @@ export interface OfferFacts {
   orderHash: string;
 }
 import type { AuthUser } from '../services/tokens.js';
-import { currencyFields } from '../lib/currencies.js';
 
-export function toOffer(row: OfferRow): Offer {
-  return {
-    id: row.id,
-    ens_name_id: row.ens_name_id,
-    buyer_address: row.buyer_address,
-    offer_amount_wei: BigInt(row.offer_amount_wei).toString(),
-    currency_address: row.currency_address,
-    ...currencyFields(row.currency_address),
-    order_hash: row.order_hash,
-    order_data: new RawJson(row.order_data),
-    status: row.status,
-    created_at: iso(row.created_at),
-    expires_at: iso(row.expires_at),
-    source: row.source,
-    last_validated_at: iso(row.last_validated_at),
-    unfunded_at: iso(row.unfunded_at),
-    unfunded_reason: row.unfunded_reason,
-    name: row.name,
-    token_id: BigInt(row.token_id).toString(),
-  };
+/** An offer as the API shows it, from its JSON text (OFFER_JSON). */
+export function parseOffer(json: string): Offer {
+  return JSON.parse(json) as Offer;
 }
 
 /** Offers: browse, read, create from a signed Seaport order, update amount or status. */
 export class OfferService {
   constructor(private readonly deps: Pick<Deps, 'cache' | 'config' | 'db' | 'jobs' | 'logger' | 'rpc'>) {}
 
-  async list(q: OffersQuery | (OffersPathQuery & { buyer?: string; owner?: string; name?: string })): Promise<{ offers: Offer[]; pagination: PageB }> {
+  async list(q: OffersQuery | (OffersPathQuery & { buyer?: string; owner?: string; name?: string })): Promise<{ offers: RawJson; pagination: PageB }> {
     const filters: OfferFilters = {
       buyer: q.buyer?.toLowerCase(),
       owner: q.owner?.toLowerCase(),
@@ -75,13 +56,13 @@ export class OfferService {
     const offset = offsetOf(q.page, q.limit);
     const rows = await listOffers(this.deps.db, filters, q.sort, q.order, q.limit, offset);
     const total = totalOfPage(offset, q.limit, rows.length) ?? await pagedTotal(this.deps.cache, key, (cap) => countOffers(this.deps.db, filters, cap));
-    return { offers: rows.map(toOffer), pagination: pageB(q.page, q.limit, total) };
+    return { offers: jsonArray(rows), pagination: pageB(q.page, q.limit, total) };
   }
 
   async get(id: number): Promise<Offer> {
-    const row = await findOfferById(this.deps.db, id);
-    if (!row) throw new AppError('OFFER_NOT_FOUND', `Offer ${id} not found`);
-    return toOffer(row);
+    const json = await offerJsonById(this.deps.db, id);
+    if (json === undefined) throw new AppError('OFFER_NOT_FOUND', `Offer ${id} not found`);
+    return parseOffer(json);
   }
 
   /** Checks a signed offer order (see order-validation.ts) and the name it asks for. */

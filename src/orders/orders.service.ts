@@ -9,8 +9,8 @@ import type { BulkOrdersBody, BulkOrdersResult, OrderView, SaveOrderBody } from 
 import type { AuthUser } from '../services/tokens.js';
 import { findListingById, findListingIdByHash, listingJsonById } from './listings.repository.js';
 import { ListingService, parseListing, type CheckedListing } from './listings.service.js';
-import { findOfferById, findOfferIdByHash } from './offers.repository.js';
-import { OfferService, toOffer, type CheckedOffer } from './offers.service.js';
+import { findOfferIdByHash, offerJsonById } from './offers.repository.js';
+import { OfferService, parseOffer, type CheckedOffer } from './offers.service.js';
 import { checkClaims } from './validation.js';
 
 /**
@@ -110,8 +110,8 @@ export class OrderService {
       const json = await listingJsonById(this.deps.db, ref.id);
       if (json !== undefined) return { order_type: 'listing', ...parseListing(json) };
     } else {
-      const row = await findOfferById(this.deps.db, ref.id);
-      if (row) return { order_type: 'offer', ...toOffer(row) };
+      const json = await offerJsonById(this.deps.db, ref.id);
+      if (json !== undefined) return { order_type: 'offer', ...parseOffer(json) };
     }
     throw new AppError('ORDER_NOT_FOUND', 'Order not found');
   }

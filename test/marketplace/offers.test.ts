@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
 import { addressOf, signIn, type SignedIn } from '../helpers/accounts.js';
 import { createName } from '../helpers/factories.js';
-import { ONE_ETH, WETH, insertOffer, signedOffer } from '../helpers/marketplace.js';
+import { ONE_ETH, USDC, WETH, insertOffer, signedOffer } from '../helpers/marketplace.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { sql } from 'kysely';
+import { Offer } from '../../src/contracts/offers.js';
 
 describe('offers: reading and PUT /api/v1/offers/:id', () => {
   let t: TestContext;
@@ -246,5 +250,46 @@ describe('offers: reading and PUT /api/v1/offers/:id', () => {
     assert.equal(name.highest_offer_wei, best?.offer_amount_wei ?? null);
     assert.equal(name.highest_offer_id, best?.id ?? null);
     assert.equal(name.highest_offer_currency, best ? WETH : null);
+  });
+
+  it('each offer of a page is every field of the schema, as the stored row says, in every status; one offer and /orders/:id read the same', async () => {
+    const db = t.container.db;
+    const usdc = await insertOffer(db, 2, nameId, NAME, 2_500_000n, { currency: USDC });
+    const ended = await insertOffer(db, 3, nameId, NAME, ONE_ETH, { expiresAt: new Date(Date.now() - 60_000) });
+    await sql`UPDATE offers SET status = 'unfunded', unfunded_at = '2026-01-02 03:04:05.678999+00', unfunded_reason = ${'no "allowance"\\'}, last_validated_at = now() WHERE id = ${usdc.id}`.execute(db);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addFormat('uint256', true);
+    const valid = ajv.compile({ ...Offer, additionalProperties: false });
+    const { rows } = await sql<Record<string, unknown>>`SELECT o.*, o.order_data::text AS order_text, n.name, n.token_id::text AS token_text FROM offers o JOIN ens_names n ON n.id = o.ens_name_id WHERE o.ens_name_id = ${nameId}`.execute(db);
+    const stored = new Map(rows.map((r) => [r.id as number, r]));
+    const time = (v: unknown) => (v === null ? null : (v as Date).toISOString());
+    const currency: Record<string, [string, number]> = { [USDC.toLowerCase()]: ['USDC', 6], [WETH.toLowerCase()]: ['WETH', 18] };
+    const seen = new Set<number>();
+    for (const status of ['pending', 'accepted', 'rejected', 'expired', 'unfunded']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/offers/name/${NAME}?status=${status}&limit=100` });
+      assert.equal(res.statusCode, 200, show(res));
+      for (const o of body(res).data.offers) {
+        seen.add(o.id);
+        assert.ok(valid(o), `${JSON.stringify(valid.errors)} ${show(res)}`);
+        const r = stored.get(o.id)!;
+        const past = (r.status === 'pending' || r.status === 'unfunded') && r.expires_at !== null && (r.expires_at as Date).getTime() <= Date.now();
+        assert.equal(o.status, status);
+        assert.deepEqual(o, {
+          id: r.id, ens_name_id: r.ens_name_id, buyer_address: r.buyer_address, offer_amount_wei: r.offer_amount_wei, currency_address: r.currency_address,
+          currency_symbol: currency[r.currency_address as string][0], currency_decimals: currency[r.currency_address as string][1],
+          order_hash: r.order_hash, order_data: JSON.parse(r.order_text as string), status: past ? 'expired' : r.status,
+          created_at: time(r.created_at), expires_at: time(r.expires_at), source: r.source, last_validated_at: time(r.last_validated_at),
+          unfunded_at: time(r.unfunded_at), unfunded_reason: r.unfunded_reason, name: r.name, token_id: r.token_text,
+        }, show(res));
+        assert.deepEqual(body(await t.app.inject({ method: 'GET', url: `/api/v1/offers/${o.id}` })).data, o);
+        assert.deepEqual(body(await t.app.inject({ method: 'GET', url: `/api/v1/orders/${o.order_hash}` })).data, { order_type: 'offer', ...o });
+      }
+    }
+    assert.equal(seen.size, rows.length, 'every offer in one status page');
+    assert.ok(seen.has(ended.id) && seen.has(usdc.id));
+    const one = body(await t.app.inject({ method: 'GET', url: `/api/v1/offers/${usdc.id}` })).data;
+    assert.equal(one.unfunded_at, '2026-01-02T03:04:05.678Z');
+    assert.equal(one.offer_amount_wei, '2500000');
   });
 });
