@@ -50,19 +50,14 @@ export interface ResultRow {
 }
 
 /**
- * The listings `l` that `where` picks, as one JSON array, newest first (null when none): amounts
- * as text (JSON numbers lose digits), each signed order as its JSON text (a string to parse, not
- * a tree of objects to build and write again), `status` as the `status` expression gives it.
+ * A name's active unexpired listings (listings_one_active_idx) as one JSON array, newest first
+ * (null when none), for a result row that JavaScript maps (toResult: the name page): amounts as
+ * text (JSON numbers lose digits), each signed order as its JSON text (a string written as it is).
  */
-export function listingsJson(where: RawBuilder<unknown>, status: RawBuilder<unknown> = sql`l.status`): RawBuilder<unknown> {
-  return sql`(SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
+const ACTIVE_LISTINGS = sql`(SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
         'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data::text, 'expires_at', l.expires_at, 'created_at', l.created_at,
-        'status', ${status}, 'source', l.source, 'broker_address', l.broker_address, 'broker_fee_bps', l.broker_fee_bps) ORDER BY l.created_at DESC, l.id DESC)
-      FROM listings l WHERE ${where})`;
-}
-
-/** A name's active unexpired listings (listings_one_active_idx), the listings of a standard result. */
-const ACTIVE_LISTINGS = listingsJson(sql`l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())`);
+        'status', l.status, 'source', l.source, 'broker_address', l.broker_address, 'broker_fee_bps', l.broker_fee_bps) ORDER BY l.created_at DESC, l.id DESC)
+      FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now()))`;
 
 /**
  * The listings `l` that `where` picks as the result's `listings` JSON array (newest first, `[]`
@@ -158,7 +153,10 @@ export interface RowsOptions {
   extra?: RawBuilder<unknown>;
   /** `generic`: the source is a list of keys (ids, labels), whose plan does not depend on them (GENERIC_PLAN) */
   plan?: 'generic' | 'custom';
-  /** the `listings` column (`listingsJson` of the name `n`'s listings); a name's active ones when not given */
+}
+
+export interface JsonRowsOptions extends RowsOptions {
+  /** the result's `listings` (resultListingsJson of the name `n`'s listings); its active ones when not given */
   listings?: RawBuilder<unknown>;
 }
 
@@ -167,10 +165,10 @@ export interface RowsOptions {
  * primary key and its listings, in one statement. An id without a name gives no row.
  */
 async function resultRowsFrom<R extends ResultRow = ResultRow>(db: Executor, source: RawBuilder<unknown>, options: RowsOptions = {}): Promise<R[]> {
-  const { extra = sql``, plan = 'custom', listings = ACTIVE_LISTINGS } = options;
+  const { extra = sql``, plan = 'custom' } = options;
   const { rows } = await sql<R>`SELECT ${plan === 'generic' ? GENERIC_PLAN : sql``} n.id, n.name, n.token_id, n.owner_address, n.expiry_date, n.registration_date, n.clubs, n.has_emoji,
       n.label ~ '[0-9]' AS has_numbers, n.last_sale_date, n.last_sale_price_wei, n.last_sale_currency, n.highest_offer_wei, n.highest_offer_currency,
-      n.highest_offer_id, n.upvotes, n.downvotes, n.net_score, n.watchers_count, ${listings} AS listings${extra}
+      n.highest_offer_id, n.upvotes, n.downvotes, n.net_score, n.watchers_count, ${ACTIVE_LISTINGS} AS listings${extra}
     FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
   return rows;
 }
@@ -187,7 +185,7 @@ export const resultRowsWith = <E extends object>(db: Executor, source: RawBuilde
  * result's JSON text (`json`) beside the columns services read, with `extra` columns (`, p.total AS
  * trend_total`); one statement. `listings` replaces the name's active listings (resultListingsJson).
  */
-async function resultJsonRowsFrom<E extends object = object>(db: Executor, source: RawBuilder<unknown>, options: RowsOptions = {}): Promise<(ResultJsonRow & E)[]> {
+async function resultJsonRowsFrom<E extends object = object>(db: Executor, source: RawBuilder<unknown>, options: JsonRowsOptions = {}): Promise<(ResultJsonRow & E)[]> {
   const { extra = sql``, plan = 'custom', listings } = options;
   const json = listings === undefined ? ACTIVE_RESULT_JSON : resultJson(listings);
   const { rows } = await sql<ResultJsonRow & E>`SELECT ${plan === 'generic' ? GENERIC_PLAN : sql``} n.id, n.name, n.owner_address, ${json} AS json${extra}
@@ -196,7 +194,7 @@ async function resultJsonRowsFrom<E extends object = object>(db: Executor, sourc
 }
 
 /** Result JSON rows of the ids `source` yields as `p(id, ord, …)` with `extra` columns beside them (figures the page was ranked by). */
-export const resultJsonRowsWith = <E extends object>(db: Executor, source: RawBuilder<unknown>, options: RowsOptions): Promise<(ResultJsonRow & E)[]> =>
+export const resultJsonRowsWith = <E extends object>(db: Executor, source: RawBuilder<unknown>, options: JsonRowsOptions): Promise<(ResultJsonRow & E)[]> =>
   resultJsonRowsFrom<E>(db, source, options);
 
 /** Reads a page of global search as result JSON rows: the page's ids and their results are one statement. */
