@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Address, CurrencyFields, EnsNameParam, Limit, Page, PaginationB, Wei } from './common.js';
+import { Address, asJsonText, CurrencyFields, EnsNameParam, Limit, Page, PaginationB, Wei } from './common.js';
 
 const UserVote = Type.Union([Type.Literal(1), Type.Literal(-1), Type.Null()], { description: "the caller's vote; null without a valid token or without a vote" });
 
@@ -44,4 +44,4 @@ export const LeaderboardEntry = Type.Object({
   activeListing: Type.Optional(ActiveListing),
 });
 
-export const Leaderboard = Type.Object({ leaderboard: Type.Array(LeaderboardEntry), pagination: PaginationB });
+export const Leaderboard = Type.Object({ leaderboard: asJsonText(Type.Array(LeaderboardEntry)), pagination: PaginationB });

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { GENERIC_PLAN } from '../db/client.js';
+import { currencyJson, jsonValue, weiText } from '../db/json-rows.js';
+import { jsonArray, type RawJson } from '../lib/raw-json.js';
 import { addVotes } from '../db/repositories/ens-names.repository.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
@@ -7,9 +9,7 @@ import { recordActivity } from '../history/index.js';
 import { cached } from '../infra/cache.js';
 import { InvalidNameError, normalizeEthName } from '../lib/ens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
-import { weiString } from '../lib/wei.js';
 import { bumpTrends } from '../trends/index.js';
-import { currencyFields } from '../lib/currencies.js';
 
 export type VoteValue = 1 | -1 | 0;
 export type VoteSort = 'upvotes' | 'downvotes' | 'netScore';
@@ -22,26 +22,30 @@ export interface VoteStats {
   userVote: 1 | -1 | null;
 }
 
-export interface ActiveListingSummary {
-  id: number;
-  price_wei: string;
-  currency_address: string;
-  currency_symbol: string | null;
-  currency_decimals: number | null;
-  status: string;
-  source: string;
-}
-
-export interface VoteLeaderboardEntry {
-  id: number;
-  name: string;
-  tokenId: string;
-  ownerAddress: string | null;
-  upvotes: number;
-  downvotes: number;
-  netScore: number;
-  activeListing?: ActiveListingSummary;
-}
+/**
+ * A board entry as the response shows it (LeaderboardEntry, field for field), as JSON text written
+ * by PostgreSQL (db/json-rows.ts): the name `n`, and `activeListing` only when it has one (`l`,
+ * its newest active listing).
+ */
+const ENTRY_JSON = jsonValue({
+  id: 'n.id',
+  name: 'n.name',
+  tokenId: weiText('n.token_id'),
+  ownerAddress: 'n.owner_address',
+  upvotes: 'n.upvotes',
+  downvotes: 'n.downvotes',
+  netScore: 'n.net_score',
+});
+const ACTIVE_LISTING_JSON = jsonValue({
+  id: 'l.listing_id',
+  price_wei: weiText('l.price_wei'),
+  currency_address: 'l.currency_address',
+  ...currencyJson('l.currency_address'),
+  status: 'l.status',
+  source: 'l.source',
+});
+const BOARD_ENTRY_JSON = sql.raw<string>(`CASE WHEN l.listing_id IS NULL THEN ${ENTRY_JSON}::text
+  ELSE left(${ENTRY_JSON}::text, -1) || ',"activeListing":' || ${ACTIVE_LISTING_JSON}::text || '}' END`);
 
 /** Each sort reads one partial index over the names with at least one vote (0001, 0003). */
 const SORT_COLUMN = { netScore: 'net_score', upvotes: 'upvotes', downvotes: 'downvotes' } as const satisfies Record<VoteSort, string>;
@@ -136,7 +140,7 @@ export class VoteService {
    * Names with at least one vote, by the chosen count (descending), ties by name id (ascending,
    * the older record first), so the order is total and pages never overlap.
    */
-  async leaderboard(page: number, limit: number, sortBy: VoteSort): Promise<{ leaderboard: VoteLeaderboardEntry[]; pagination: PageB }> {
+  async leaderboard(page: number, limit: number, sortBy: VoteSort): Promise<{ leaderboard: RawJson; pagination: PageB }> {
     const { db } = this.deps;
     const column = SORT_COLUMN[sortBy];
     // the page by its sort's partial index, then each name's newest active listing: one statement,
@@ -164,8 +168,7 @@ export class VoteService {
           .orderBy('l.id', 'desc')
           .limit(1)
           .as('l'), (join) => join.onTrue())
-        .selectAll('n')
-        .select(['l.listing_id', 'l.price_wei', 'l.currency_address', 'l.status', 'l.source'])
+        .select(BOARD_ENTRY_JSON.as('json'))
         .orderBy(`n.${column}`, 'desc')
         .orderBy('n.id', 'asc')
         .execute(),
@@ -174,29 +177,6 @@ export class VoteService {
         return Number(row.n);
       }),
     ]);
-    const leaderboard = rows.map((r): VoteLeaderboardEntry => {
-      const entry: VoteLeaderboardEntry = {
-        id: r.id,
-        name: r.name,
-        tokenId: r.token_id,
-        ownerAddress: r.owner_address,
-        upvotes: r.upvotes,
-        downvotes: r.downvotes,
-        netScore: r.net_score,
-      };
-      // the listing's columns are all set when it exists (a left join of one row)
-      if (r.listing_id !== null) {
-        entry.activeListing = {
-          id: r.listing_id,
-          price_wei: weiString(r.price_wei!),
-          currency_address: r.currency_address!,
-          ...currencyFields(r.currency_address!),
-          status: r.status!,
-          source: r.source!,
-        };
-      }
-      return entry;
-    });
-    return { leaderboard, pagination: pageB(page, limit, total) };
+    return { leaderboard: jsonArray(rows.map((r) => r.json)), pagination: pageB(page, limit, total) };
   }
 }

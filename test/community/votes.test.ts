@@ -5,6 +5,9 @@ import { addressOf, signIn, type SignedIn } from '../helpers/accounts.js';
 import { createName } from '../helpers/factories.js';
 import { castVote, createActiveListing } from '../helpers/community.js';
 import { DAY } from '../../src/lib/time.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { LeaderboardEntry } from '../../src/contracts/votes.js';
 
 describe('votes', () => {
   let t: TestContext;
@@ -192,6 +195,16 @@ describe('votes', () => {
       assert.equal('activeListing' in by['lb-charlie.eth'], false);
       assert.equal('activeListing' in by['lb-delta.eth'], false);
       assert.equal(by['lb-echo.eth'].activeListing.price_wei, '7');
+      // every entry is the schema's, nothing more (the entries are written by PostgreSQL, not by the serializer)
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      addFormats.default(ajv);
+      ajv.addFormat('uint256', true);
+      const closed = (schema: object): object => JSON.parse(JSON.stringify(schema), (_key, v) => (v && typeof v === 'object' && v.type === 'object' ? { ...v, additionalProperties: false } : v));
+      const valid = ajv.compile(closed(LeaderboardEntry));
+      for (const e of d.leaderboard) assert.ok(valid(e), `${JSON.stringify(valid.errors)} ${JSON.stringify(e)}`);
+      const usdc = await createActiveListing(t.container.db, ids['lb-delta.eth'], seller, { priceWei: '2500000', currency: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' });
+      const delta = (body(await leaderboard()).data.leaderboard as Array<{ name: string; activeListing?: object }>).find((e) => e.name === 'lb-delta.eth');
+      assert.deepEqual(delta?.activeListing, { id: usdc.id, price_wei: '2500000', currency_address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', currency_symbol: 'USDC', currency_decimals: 6, status: 'active', source: 'grails' });
     });
 
     it('bad page, limit or sortBy is 400 VALIDATION_ERROR', async () => {

@@ -57,14 +57,14 @@ export async function createNotification(db: Executor, recipient: string, option
 }
 
 /** Inserts an active listing row for a name (enough for leaderboard and search summaries). */
-export async function createActiveListing(db: Executor, ensNameId: number, seller: string, options: { priceWei?: string; expiresAt?: Date | null; status?: 'active' | 'sold' | 'cancelled' | 'expired' | 'unfunded'; createdAt?: Date } = {}) {
+export async function createActiveListing(db: Executor, ensNameId: number, seller: string, options: { priceWei?: string; expiresAt?: Date | null; status?: 'active' | 'sold' | 'cancelled' | 'expired' | 'unfunded'; createdAt?: Date; currency?: string } = {}) {
   return db
     .insertInto('listings')
     .values({
       ens_name_id: ensNameId,
       seller_address: seller.toLowerCase(),
       price_wei: options.priceWei ?? '1000000000000000000',
-      currency_address: '0x0000000000000000000000000000000000000000',
+      currency_address: options.currency ?? '0x0000000000000000000000000000000000000000',
       order_hash: `0x${randomBytes(32).toString('hex')}`,
       order_data: JSON.stringify({}),
       status: options.status ?? 'active',
