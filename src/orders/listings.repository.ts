@@ -9,10 +9,7 @@ export interface ListingRow {
   id: number;
   ens_name_id: number;
   seller_address: string;
-  price_wei: string;
-  currency_address: string;
   source: string;
-  expires_at: Date | null;
   /** effective: a live listing past its end time reads as expired */
   status: ListingStatus;
   ens_name: string;
@@ -69,10 +66,7 @@ function withName(db: Executor) {
 }
 
 /** What the rules read of a listing (not what a response shows: that is LISTING_JSON). */
-const COLUMNS = [
-  'l.id', 'l.ens_name_id', 'l.seller_address', 'l.price_wei', 'l.currency_address', 'l.source', 'l.expires_at',
-  'n.name as ens_name', 'n.token_id',
-] as const;
+const COLUMNS = ['l.id', 'l.ens_name_id', 'l.seller_address', 'l.source', 'n.name as ens_name', 'n.token_id'] as const;
 
 /**
  * A listing as every response shows it (the `Listing` schema, field for field, in its order), as
