@@ -4,7 +4,8 @@
  * into objects only to stringify them again was a third of such a page's CPU.
  *
  * A response schema marks where such text may stand with `RAW_JSON` (`storedOrder` in
- * contracts/order.ts); the route's serializer (schema-compilers.ts) writes a placeholder there,
+ * contracts/order.ts for a stored order, `asJsonText` in contracts/common.ts for rows PostgreSQL
+ * wrote whole: db/json-rows.ts); the route's serializer (schema-compilers.ts) writes a placeholder there,
  * the JSON string "\u0000", and then puts each text in its placeholder's place. No other string
  * of a response can be U+0000: PostgreSQL refuses it in text and jsonb, and a request holding one
  * anywhere is refused (route-contract.ts); so the placeholders are the only "\u0000" strings of

@@ -49,6 +49,9 @@ export interface ResultRow {
   listings: ListingJson[] | null;
 }
 
+/** The listings `l` of a standard result: the name `n`'s active unexpired ones (listings_one_active_idx). */
+const ACTIVE_WHERE = sql`l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())`;
+
 /**
  * A name's active unexpired listings (listings_one_active_idx) as one JSON array, newest first
  * (null when none), for a result row that JavaScript maps (toResult: the name page): amounts as
@@ -57,7 +60,7 @@ export interface ResultRow {
 const ACTIVE_LISTINGS = sql`(SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
         'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data::text, 'expires_at', l.expires_at, 'created_at', l.created_at,
         'status', l.status, 'source', l.source, 'broker_address', l.broker_address, 'broker_fee_bps', l.broker_fee_bps) ORDER BY l.created_at DESC, l.id DESC)
-      FROM listings l WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now()))`;
+      FROM listings l WHERE ${ACTIVE_WHERE})`;
 
 /**
  * The listings `l` that `where` picks as the result's `listings` JSON array (newest first, `[]`
@@ -120,7 +123,6 @@ const RESULT_JSON_PARTS = ((): [RawBuilder<unknown>, RawBuilder<unknown>] => {
   return [sql.raw(head), sql.raw(`${tail}::text`)];
 })();
 
-const ACTIVE_WHERE = sql`l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())`;
 const ACTIVE_RESULT_JSON = resultJson(resultListingsJson(ACTIVE_WHERE));
 
 /** A name of a page as its standard result's JSON text (ResultJson), with the columns the services read. */
