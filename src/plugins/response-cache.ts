@@ -4,12 +4,13 @@ import { LRUCache } from 'lru-cache';
 import './types.js';
 
 interface Stored {
-  payload: string;
+  /** as the route's serializer wrote it: a string, or the bytes of an answer with raw JSON (lib/raw-json.ts) */
+  payload: string | Buffer;
   contentType: string;
   expiresAt: number;
 }
 
-/** Bytes of payload the cache holds at most (payload characters; the answers are ASCII JSON). */
+/** Bytes of payload the cache holds at most (a string's characters, a buffer's bytes). */
 const MAX_BYTES = 24 * 1024 * 1024;
 
 /**
@@ -41,7 +42,7 @@ export const responseCachePlugin = fp<{ enabled: boolean }>(async (app, { enable
       return reply;
     };
     const keep: onSendHookHandler = (request, reply, payload, done) => {
-      if (request.method === 'GET' && reply.statusCode === 200 && typeof payload === 'string' && request.headers.authorization === undefined
+      if (request.method === 'GET' && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload)) && request.headers.authorization === undefined
         && !reply.hasHeader('x-cache')) {
         lru.set(request.url, { payload, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'), expiresAt: Date.now() + seconds * 1000 }, { ttl: seconds * 1000 });
         reply.header('x-cache', 'MISS');

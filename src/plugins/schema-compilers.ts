@@ -14,7 +14,8 @@ type Validate = ReturnType<FastifySchemaCompiler<unknown>>;
  * first request of a route pays its own few milliseconds instead. Validation and serialization
  * are exactly Fastify's: the compiled function is called as is, its `errors` passed on; a
  * response schema with raw JSON slots (lib/raw-json.ts) is compiled with `{}` in each and its
- * output spliced.
+ * output spliced, as UTF-8 bytes (Fastify sends a serializer's Buffer as it sends a string, its
+ * Content-Length the buffer's length).
  * `compileAll` compiles every schema not compiled yet (a test does, so a schema that cannot
  * compile fails there and not on the first request that needs it).
  */
@@ -49,8 +50,9 @@ export function lazySchemaCompilers(): { compilersFactory: CompilersFactory; com
     const compile = serializers(externalSchemas, options as Parameters<typeof serializers>[1]) as FastifySerializerCompiler<unknown>;
     return (route) => {
       const slotted = withRawSlots(route.schema);
-      const compiled = lazily(() => (slotted === undefined ? compile(route) : splicingRawJson(compile({ ...route, schema: slotted }))));
-      return (doc) => compiled()(doc);
+      const compiled = lazily((): ((doc: unknown) => string | Buffer) => (slotted === undefined ? compile(route) : splicingRawJson(compile({ ...route, schema: slotted }))));
+      // Fastify's type says string; its reply writes a Buffer the same way (onSendEnd takes either)
+      return (doc) => compiled()(doc) as string;
     };
   };
   // Fastify's option types name ajv's own function types; what Fastify calls is the shape above.

@@ -5,7 +5,8 @@ import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
 import { addressOf } from '../helpers/accounts.js';
 import { createName } from '../helpers/factories.js';
 import { ONE_ETH, insertListing, insertOffer } from '../helpers/marketplace.js';
-import { RawJson } from '../../src/lib/raw-json.js';
+import fc from 'fast-check';
+import { jsonArray, RawJson, utf8 } from '../../src/lib/raw-json.js';
 
 /**
  * Pages of listings and offers write each signed order as its stored JSON text (lib/raw-json.ts):
@@ -21,7 +22,8 @@ describe('signed orders written as stored', () => {
   before(async () => {
     t = await createTestApp();
     const db = t.container.db;
-    for (const [i, name] of ['rawone.eth', 'rawtwo.eth', 'rawthree.eth'].entries()) {
+    // the third is beyond Latin-1 (a two-byte string in JavaScript, 4-byte characters in UTF-8)
+    for (const [i, name] of ['rawone.eth', 'rawtwo.eth', 'raw🦊中.eth'].entries()) {
       const n = await createName(db, name, { owner: addressOf(0) });
       listingIds.push((await insertListing(db, 0, n.id, name, BigInt(i + 1) * ONE_ETH)).id);
       if (i === 0) offerId = (await insertOffer(db, 1, n.id, name, ONE_ETH / 2n)).id;
@@ -74,5 +76,31 @@ describe('signed orders written as stored', () => {
     const text = JSON.stringify(ODD);
     assert.equal(JSON.stringify({ order: new RawJson(text), other: '\u0000' }), `{"order":${text},"other":"\\u0000"}`);
     assert.deepEqual(new RawJson(text).value(), ODD);
+    assert.deepEqual(JSON.parse(JSON.stringify({ rows: jsonArray([text, '{"b":"🦊"}']) })), { rows: [ODD, { b: '🦊' }] });
+    assert.equal(jsonArray([]).json, '[]');
+  });
+
+  it('a page is sent as its UTF-8 bytes: names and orders beyond ASCII intact, Content-Length their count', async () => {
+    const pages = [`/api/v1/listings?seller=${addressOf(0)}&sort=price&order=asc`, '/api/v1/search?q=raw'];
+    for (const url of [...pages, `/api/v1/listings/${listingIds[2]}`, `/api/v1/listings/${listingIds[1]}`]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 200, show(res));
+      assert.equal(Number(res.headers['content-length']), res.rawPayload.length, url);
+      assert.equal(res.rawPayload.toString('utf8'), res.body);
+      // the name, and the odd order's fox
+      if (url !== `/api/v1/listings/${listingIds[1]}`) assert.match(res.body, /"raw🦊中\.eth"/, url);
+      if (url !== `/api/v1/listings/${listingIds[2]}`) assert.match(res.body, /🦊 /, url);
+    }
+    const data = await get(`/api/v1/listings?seller=${addressOf(0)}&sort=price&order=asc`);
+    assert.deepEqual(data.listings.map((l: { ens_name: string }) => l.ens_name), ['rawone.eth', 'rawtwo.eth', 'raw🦊中.eth']);
+  });
+
+  it('the bytes of pieces written one after another are those of their joined text, at any size', () => {
+    fc.assert(fc.property(fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 30 }), (pieces) => {
+      assert.deepEqual(utf8(pieces), Buffer.from(pieces.join('')));
+    }), { numRuns: 500 });
+    // past the size given room for its longest encoding, measured first
+    const big = ['é'.repeat(1_000_000), '🦊'.repeat(300_000), 'a'.repeat(500_000)];
+    assert.deepEqual(utf8(big), Buffer.from(big.join('')));
   });
 });

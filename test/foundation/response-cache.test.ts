@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createName } from '../helpers/factories.js';
 import { signIn } from '../helpers/accounts.js';
+import { ONE_ETH, insertListing } from '../helpers/marketplace.js';
 
 let ctx: TestContext;
 
@@ -59,4 +60,28 @@ test('signed-in callers, errors and routes without a cache duration are never se
   // listings declare no cache ("no cache" in the interface): every request is fresh
   assert.equal((await get('/api/v1/listings')).headers['x-cache'], undefined);
   assert.equal((await get('/api/v1/listings')).headers['cache-control'], 'no-store');
+});
+
+test('an answer written as bytes (a signed order as stored, a name beyond ASCII) is kept and sent again byte for byte', async () => {
+  const db = ctx.container.db;
+  const seller = '0x00000000000000000000000000000000000000c3';
+  const name = await createName(db, 'kept🦊.eth', { owner: seller });
+  const listing = await insertListing(db, 0, name.id, name.name, ONE_ETH, { status: 'sold' });
+  await db.insertInto('sales').values({
+    ens_name_id: name.id, seller_address: seller, buyer_address: '0x00000000000000000000000000000000000000c4', price_wei: ONE_ETH.toString(),
+    currency_address: '0x0000000000000000000000000000000000000000', listing_id: listing.id, order_hash: listing.order_hash, tx_hash: `0x${'c3'.repeat(32)}`,
+    log_index: 0, source: 'grails', sold_at: new Date(),
+  }).execute();
+  const url = `/api/v1/sales/address/${seller}`;
+  const miss = await get(url);
+  assert.equal(miss.statusCode, 200, miss.body);
+  assert.equal(miss.headers['x-cache'], 'MISS');
+  const sold = JSON.parse(miss.body).data.results[0];
+  assert.equal(sold.name, 'kept🦊.eth', miss.body);
+  assert.equal(typeof sold.order_data.signature, 'string', miss.body);
+  const hit = await get(url);
+  assert.equal(hit.headers['x-cache'], 'HIT');
+  assert.deepEqual(hit.rawPayload, miss.rawPayload);
+  assert.equal(hit.headers['content-length'], String(miss.rawPayload.length));
+  assert.equal(hit.headers['content-type'], 'application/json; charset=utf-8');
 });
