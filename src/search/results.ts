@@ -139,14 +139,29 @@ export interface ResultJsonRow {
  * fields (the viewer's vote, a trending figure) to the text.
  */
 export class ResultJson extends RawJson {
-  constructor(json: string, readonly id: number, readonly name: string, readonly owner: string | null) {
+  /** `more`: JSON objects whose fields follow the result's own (see `with`) */
+  constructor(json: string, readonly id: number, readonly name: string, readonly owner: string | null, private readonly more: readonly string[] = []) {
     super(json);
+  }
+
+  override get json(): string {
+    return this.more.length === 0 ? super.json : this.pieces().join('');
+  }
+
+  /**
+   * The result's text without its closing brace, then each added object's fields: no piece is
+   * copied into a new string (a 2 KB result written after a concatenation is copied again first).
+   */
+  override pieces(): readonly string[] {
+    const own = super.json;
+    if (this.more.length === 0) return [own];
+    return [own.slice(0, -1), ...this.more.map((m) => `,${m.slice(1, -1)}`), '}'];
   }
 
   /** This result with `fields` after its own (plain JSON values: strings, numbers, booleans, null, plain objects). */
   with(fields: object): ResultJson {
     const more = JSON.stringify(fields);
-    return more === '{}' ? this : new ResultJson(`${this.json.slice(0, -1)},${more.slice(1)}`, this.id, this.name, this.owner);
+    return more === '{}' ? this : new ResultJson(super.json, this.id, this.name, this.owner, [...this.more, more]);
   }
 }
 

@@ -7,6 +7,7 @@ import { createName } from '../helpers/factories.js';
 import { ONE_ETH, insertListing, insertOffer } from '../helpers/marketplace.js';
 import fc from 'fast-check';
 import { jsonArray, RawJson, utf8 } from '../../src/lib/raw-json.js';
+import { ResultJson } from '../../src/search/results.js';
 
 /**
  * Pages of listings and offers write each signed order as its stored JSON text (lib/raw-json.ts):
@@ -78,6 +79,11 @@ describe('signed orders written as stored', () => {
     assert.deepEqual(new RawJson(text).value(), ODD);
     assert.deepEqual(JSON.parse(JSON.stringify({ rows: jsonArray([text, '{"b":"🦊"}']) })), { rows: [ODD, { b: '🦊' }] });
     assert.equal(jsonArray([]).json, '[]');
+    // a result with fields added after its own, as text, as a value and as a response writes it
+    const result = new ResultJson('{"id":1,"name":"a🦊.eth"}', 1, 'a🦊.eth', null).with({ n: 1 }).with({}).with({ u: 'ü', v: null });
+    assert.equal(result.json, '{"id":1,"name":"a🦊.eth","n":1,"u":"ü","v":null}');
+    assert.equal(utf8(result.pieces()).toString(), result.json);
+    assert.equal(JSON.stringify([result]), `[${result.json}]`);
   });
 
   it('a page is sent as its UTF-8 bytes: names and orders beyond ASCII intact, Content-Length their count', async () => {
