@@ -174,7 +174,9 @@ export class PersonalRecommendationService {
     type: RecommendationType, ranked: Ranked[], limit: number, viewerId: number | undefined, ownerAddress: string | undefined,
     extra: Partial<RecommendationPage['meta']> = {},
   ): Promise<RecommendationPage> {
-    const results = await loadSearchResults(this.deps.db, ranked.map((r) => r.id), viewerId);
+    // the margin past `limit` (fill) stands in for the caller's own names, which only a page for an owner drops
+    const shown = ownerAddress === undefined ? ranked.slice(0, limit) : ranked;
+    const results = await loadSearchResults(this.deps.db, shown.map((r) => r.id), viewerId);
     const byId = new Map(ranked.map((r) => [r.id, r]));
     const picked = results
       .filter((r) => ownerAddress === undefined || r.owner !== ownerAddress)
