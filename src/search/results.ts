@@ -105,7 +105,7 @@ const RESULT_JSON_PARTS = ((): [RawBuilder<unknown>, RawBuilder<unknown>] => {
     expiry_date: isoText('n.expiry_date'),
     registration_date: isoText('n.registration_date'),
     clubs: 'n.clubs',
-    has_numbers: "n.label ~ '[0-9]'",
+    has_numbers: 'n.has_numbers',
     has_emoji: 'n.has_emoji',
     last_sale_date: isoText('n.last_sale_date'),
     last_sale_price: weiText('n.last_sale_price_wei'),
@@ -184,7 +184,7 @@ export interface JsonRowsOptions extends RowsOptions {
 async function resultRowsFrom<R extends ResultRow = ResultRow>(db: Executor, source: RawBuilder<unknown>, options: RowsOptions = {}): Promise<R[]> {
   const { extra = sql``, plan = 'custom' } = options;
   const { rows } = await sql<R>`SELECT ${plan === 'generic' ? GENERIC_PLAN : sql``} n.id, n.name, n.token_id, n.owner_address, n.expiry_date, n.registration_date, n.clubs, n.has_emoji,
-      n.label ~ '[0-9]' AS has_numbers, n.last_sale_date, n.last_sale_price_wei, n.last_sale_currency, n.highest_offer_wei, n.highest_offer_currency,
+      n.has_numbers, n.last_sale_date, n.last_sale_price_wei, n.last_sale_currency, n.highest_offer_wei, n.highest_offer_currency,
       n.highest_offer_id, n.upvotes, n.downvotes, n.net_score, n.watchers_count, ${ACTIVE_LISTINGS} AS listings${extra}
     FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
   return rows;
