@@ -145,33 +145,17 @@ export class VoteService {
     const column = SORT_COLUMN[sortBy];
     // the page by its sort's partial index, then each name's newest active listing: one statement,
     // one plan whatever the page (GENERIC_PLAN; the page's size in the text, as a parameter's LIMIT
-    // is planned as a tenth of the rows)
-    const board = db
-      .selectFrom('ens_names')
-      .select(['id', 'name', 'token_id', 'owner_address', 'upvotes', 'downvotes', 'net_score'])
-      .where(HAS_VOTES)
-      .orderBy(column, 'desc')
-      .orderBy('id', 'asc')
-      .limit(sql.lit(limit))
-      .offset(offsetOf(page, limit));
+    // is planned as a tenth of the rows). Written as SQL text: built with the query builder, the
+    // statement's tree cost a sixth of the request's CPU to build and compile.
+    const order = sql.raw(column);
     const [rows, total] = await Promise.all([
-      db
-        .selectFrom(board.as('n'))
-        .modifyFront(GENERIC_PLAN)
-        .leftJoinLateral((eb) => eb
-          .selectFrom('listings as l')
-          .select(['l.id as listing_id', 'l.price_wei', 'l.currency_address', 'l.status', 'l.source'])
-          .whereRef('l.ens_name_id', '=', 'n.id')
-          .where('l.status', '=', 'active')
-          .where((w) => w.or([w('l.expires_at', 'is', null), w('l.expires_at', '>', sql<Date>`now()`)]))
-          .orderBy('l.created_at', 'desc')
-          .orderBy('l.id', 'desc')
-          .limit(1)
-          .as('l'), (join) => join.onTrue())
-        .select(BOARD_ENTRY_JSON.as('json'))
-        .orderBy(`n.${column}`, 'desc')
-        .orderBy('n.id', 'asc')
-        .execute(),
+      sql<{ json: string }>`SELECT ${GENERIC_PLAN} ${BOARD_ENTRY_JSON} AS json
+        FROM (SELECT id, name, token_id, owner_address, upvotes, downvotes, net_score FROM ens_names
+          WHERE ${HAS_VOTES} ORDER BY ${order} DESC, id ASC LIMIT ${sql.lit(limit)} OFFSET ${offsetOf(page, limit)}) n
+        LEFT JOIN LATERAL (SELECT l.id AS listing_id, l.price_wei, l.currency_address, l.status, l.source FROM listings l
+          WHERE l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())
+          ORDER BY l.created_at DESC, l.id DESC LIMIT 1) l ON true
+        ORDER BY n.${order} DESC, n.id ASC`.execute(db).then((r) => r.rows),
       cached(this.deps.cache, BOARD_TOTAL_KEY, BOARD_TOTAL_TTL_SECONDS, async () => {
         const row = await db.selectFrom('ens_names').select((eb) => eb.fn.countAll<number>().as('n')).where(HAS_VOTES).executeTakeFirstOrThrow();
         return Number(row.n);
