@@ -50,7 +50,7 @@ export interface ResultRow {
 }
 
 /** The listings `l` of a standard result: the name `n`'s active unexpired ones (listings_one_active_idx). */
-const ACTIVE_WHERE = sql`l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())`;
+export const ACTIVE_WHERE = sql`l.ens_name_id = n.id AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())`;
 
 /**
  * A name's active unexpired listings (listings_one_active_idx) as one JSON array, newest first
