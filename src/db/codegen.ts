@@ -28,6 +28,9 @@ const OPTIONS = [
       'offers.status': 'Generated<OfferStatus>',
       'listings.order_data': OBJECT,
       'offers.order_data': OBJECT,
+      // the order's text, generated from order_data (never null, as order_data)
+      'listings.order_json': `Generated<${OBJECT}>`,
+      'offers.order_json': `Generated<${OBJECT}>`,
       'notifications.metadata': OBJECT,
       'activity_events.metadata': `Generated<${OBJECT}>`,
       'keyword_metrics.metrics': `${OBJECT} | null`,

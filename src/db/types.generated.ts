@@ -261,6 +261,7 @@ export interface Listings {
   name_expiry_date: Timestamp | null;
   order_data: JsonText<Record<string, unknown>>;
   order_hash: string;
+  order_json: Generated<JsonText<Record<string, unknown>>>;
   price_wei: Wei;
   seller_address: string;
   source: Generated<string>;
@@ -343,6 +344,7 @@ export interface Offers {
   offer_amount_wei: Wei;
   order_data: JsonText<Record<string, unknown>>;
   order_hash: string;
+  order_json: Generated<JsonText<Record<string, unknown>>>;
   source: Generated<string>;
   status: Generated<OfferStatus>;
   unfunded_at: Timestamp | null;

@@ -77,7 +77,7 @@ export async function activeListings(db: Executor, ids: readonly number[]): Prom
   const rows = await db
     .selectFrom('listings')
     .modifyFront(GENERIC_PLAN)
-    .select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'status', 'seller_address', 'order_hash', sql<string>`order_data::text`.as('order_data'), 'expires_at', 'created_at', 'source', 'broker_address', 'broker_fee_bps'])
+    .select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'status', 'seller_address', 'order_hash', sql<string>`order_json::text`.as('order_data'), 'expires_at', 'created_at', 'source', 'broker_address', 'broker_fee_bps'])
     .where('ens_name_id', 'in', ids)
     .where('status', '=', 'active')
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
@@ -142,10 +142,10 @@ export async function namePageRow(db: Executor, name: string, maxOffers: number)
       coalesce((SELECT v.views FROM name_view_counts v WHERE v.ens_name_id = n.id), 0)::int AS views,
       (SELECT a.created_at FROM activity_events a WHERE a.ens_name_id = n.id AND a.event_type = ${'transfer'} ORDER BY a.id DESC LIMIT 1) AS last_transfer_at,
       (SELECT json_agg(json_build_object('id', o.id, 'buyer_address', o.buyer_address, 'offer_amount_wei', o.offer_amount_wei::text,
-          'currency_address', o.currency_address, 'order_hash', o.order_hash, 'order_data', o.order_data::text, 'status', o.status,
+          'currency_address', o.currency_address, 'order_hash', o.order_hash, 'order_data', o.order_json::text, 'status', o.status,
           'created_at', o.created_at, 'expires_at', o.expires_at, 'source', o.source, 'last_validated_at', o.last_validated_at,
           'unfunded_at', o.unfunded_at, 'unfunded_reason', o.unfunded_reason) ORDER BY o.offer_amount_wei DESC, o.id)
-        FROM (SELECT o.id, o.buyer_address, o.offer_amount_wei, o.currency_address, o.order_hash, o.order_data, o.status, o.created_at, o.expires_at,
+        FROM (SELECT o.id, o.buyer_address, o.offer_amount_wei, o.currency_address, o.order_hash, o.order_json, o.status, o.created_at, o.expires_at,
             o.source, o.last_validated_at, o.unfunded_at, o.unfunded_reason
           FROM offers o WHERE o.ens_name_id = n.id AND o.status = 'pending' AND (o.expires_at IS NULL OR o.expires_at > now())
           ORDER BY o.offer_amount_wei DESC, o.id LIMIT ${sql.lit(maxOffers)}) o) AS offers` },

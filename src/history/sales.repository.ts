@@ -63,7 +63,7 @@ export async function loadSales(db: Executor, ids: readonly number[]): Promise<S
     .select([
       's.id', 's.ens_name_id', 's.seller_address', 's.buyer_address', 's.price_wei', 's.currency_address', 's.listing_id', 's.offer_id',
       's.tx_hash', 's.order_hash', 's.source', 's.sold_at', 'n.name', 'n.token_id',
-      sql<string | null>`coalesce(l.order_data, o.order_data)::text`.as('order_data'),
+      sql<string | null>`coalesce(l.order_json, o.order_json)::text`.as('order_data'),
     ])
     .where('s.id', 'in', ids)
     .execute();

@@ -82,7 +82,7 @@ export const LISTING_JSON = jsonObject({
   currency_address: 'l.currency_address',
   ...currencyJson('l.currency_address'),
   order_hash: 'l.order_hash',
-  order_data: 'l.order_data',
+  order_data: 'l.order_json', // order_data's text, stored with it (0031)
   status: EFFECTIVE_STATUS_SQL,
   source: 'l.source',
   created_at: isoText('l.created_at'),

@@ -57,7 +57,7 @@ export const OFFER_JSON = jsonObject({
   currency_address: 'o.currency_address',
   ...currencyJson('o.currency_address'),
   order_hash: 'o.order_hash',
-  order_data: 'o.order_data',
+  order_data: 'o.order_json', // order_data's text, stored with it (0031)
   status: EFFECTIVE_STATUS,
   created_at: isoText('o.created_at'),
   expires_at: isoText('o.expires_at'),

@@ -58,7 +58,7 @@ export const ACTIVE_WHERE = sql`l.ens_name_id = n.id AND l.status = 'active' AND
  * text (JSON numbers lose digits), each signed order as its JSON text (a string written as it is).
  */
 const ACTIVE_LISTINGS = sql`(SELECT json_agg(json_build_object('id', l.id, 'price_wei', l.price_wei::text, 'currency_address', l.currency_address,
-        'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_data::text, 'expires_at', l.expires_at, 'created_at', l.created_at,
+        'seller_address', l.seller_address, 'order_hash', l.order_hash, 'order_data', l.order_json::text, 'expires_at', l.expires_at, 'created_at', l.created_at,
         'status', l.status, 'source', l.source, 'broker_address', l.broker_address, 'broker_fee_bps', l.broker_fee_bps) ORDER BY l.created_at DESC, l.id DESC)
       FROM listings l WHERE ${ACTIVE_WHERE})`;
 
@@ -75,7 +75,7 @@ export function resultListingsJson(where: RawBuilder<unknown>, status?: string):
     ...currencyJson('l.currency_address'),
     seller_address: 'l.seller_address',
     order_hash: 'l.order_hash',
-    order_data: 'l.order_data',
+    order_data: 'l.order_json',
     expires_at: isoText('l.expires_at'),
     source: 'l.source',
     broker_address: 'l.broker_address',

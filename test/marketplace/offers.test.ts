@@ -171,6 +171,9 @@ describe('offers: reading and PUT /api/v1/offers/:id', () => {
     const res = await expectCode(put(id, buyer, { offerAmountWei: (3n * ONE_ETH).toString(), orderData: resigned.orderData }), 200);
     assert.equal(body(res).data.order_hash, resigned.hash);
     assert.equal(body(res).data.offer_amount_wei, (3n * ONE_ETH).toString());
+    // the order shown is the re-signed one (its text is stored with it and follows it)
+    assert.equal(body(res).data.order_data.signature, resigned.orderData.signature);
+    assert.equal(body(res).data.order_data.parameters.salt, resigned.orderData.parameters.salt);
   });
 
   it('GET /offers with every filter, and the path forms', async () => {
