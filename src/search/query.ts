@@ -175,6 +175,11 @@ interface Tier {
   samePlan?: boolean;
   /** The filters' conditions for this tier, when not the page's own (see LISTED_WALK_FROM). */
   base?: RawBuilder<unknown>[];
+  /**
+   * Its rows are a bounded list of ids, read by primary key whatever the values and filters: one
+   * plan for all (planning it per request cost three times its run).
+   */
+  byIds?: boolean;
 }
 
 /**
@@ -206,7 +211,7 @@ function textMatch(q: string, similar: readonly number[]): TextMatch {
   const tiers: Tier[] = [prefixTier, { cond: sql`${infix} AND NOT (label LIKE ${`${like(q)}%`})`, rank: similarOrder }];
   if (length < SIMILAR_FROM || similar.length === 0) return { cond: infix, tiers };
   const isSimilar = sql`id = ANY(${[...similar]}::bigint[])`;
-  return { cond: sql`(${infix} OR ${isSimilar})`, tiers: [...tiers, { cond: sql`${isSimilar} AND NOT (${infix})`, rank: similarOrder }] };
+  return { cond: sql`(${infix} OR ${isSimilar})`, tiers: [...tiers, { cond: sql`${isSimilar} AND NOT (${infix})`, rank: similarOrder, byIds: true }] };
 }
 
 /**
@@ -323,7 +328,7 @@ async function tieredPage<R extends { id: number }>(
     // prefixes and deep pages), which took 1 ms to plan and 0.4-0.9 ms to run, and the prefix tier
     // of a longer one (Tier.samePlan). Only a reader that marks its own statement plans a short
     // page once (it is a WITH, which cannot carry the mark).
-    const generic = short || (unfiltered && tier.samePlan === true) || where.compile(db).parameters.length === 0;
+    const generic = short || (unfiltered && tier.samePlan === true) || tier.byIds === true || where.compile(db).parameters.length === 0;
     const statement = short
       ? byLengthPage(where, tier.rank, skip, want)
       : sql<{ id: number }>`SELECT ${generic ? GENERIC_PLAN : sql``} id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${generic ? sql.lit(want) : want}`;
