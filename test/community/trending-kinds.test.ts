@@ -1,10 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
 import { addressOf, signIn, type SignedIn } from '../helpers/accounts.js';
 import { createName } from '../helpers/factories.js';
 import { castVote } from '../helpers/community.js';
-import { ONE_ETH, WETH, insertListing, signedListing, signedOffer } from '../helpers/marketplace.js';
+import { ONE_ETH, USDC, WETH, insertListing, signedListing, signedOffer } from '../helpers/marketplace.js';
+import { setEthUsdPrice } from '../helpers/standings.js';
 import { viewCounterOf } from '../../src/history/index.js';
 import { markListingSold } from '../../src/orders/index.js';
 import { DAY, HOUR } from '../../src/lib/time.js';
@@ -115,6 +117,26 @@ describe('trending: views, sales, offers, watchlist, composite', () => {
     // the sale of 3 days ago counts in 7d: alpha 22 + 50
     const week = await ranking('composite', '?period=7d');
     assert.deepEqual(week.names.map((n) => [n.name, n.trending_metrics.trending_score]), [['bravo.eth', 100], ['alpha.eth', 72], ['charlie.eth', 35]]);
+  });
+
+  it('sales in USDC are valued at the latest ETH/USD price, as eth_value_wei values them', async () => {
+    const db = t.container.db;
+    id['delta.eth'] = (await createName(db, 'delta.eth', { owner: addressOf(0) })).id;
+    await setEthUsdPrice(db, new Date(Date.now() - DAY).toISOString().slice(0, 10), '1000');
+    await setEthUsdPrice(db, new Date().toISOString().slice(0, 10), '1500');
+    // 3,000 USDC at 1,500 USD an ether, and 1,000 USDC (0.666… ETH, truncated to the wei)
+    for (const [i, amount] of [3_000_000_000n, 1_000_000_000n].entries()) {
+      const l = await insertListing(db, 0, id['delta.eth'], 'delta.eth', amount, { currency: USDC });
+      await db.transaction().execute((trx) => markListingSold(trx, l.id, { buyer: addressOf(3), txHash: `0x${'d'.repeat(64)}`, logIndex: 10 + i, soldAt: new Date() }));
+    }
+    const third = (2n * ONE_ETH) / 3n;
+    const d = await ranking('sales');
+    assert.deepEqual(Object.fromEntries(metricsOf(d))['delta.eth'], {
+      period: '24h', period_sales: 2, period_volume: (2n * ONE_ETH + third).toString(), avg_price: ((2n * ONE_ETH + third) / 2n).toString(),
+      max_price: (2n * ONE_ETH).toString(), min_price: third.toString(),
+    });
+    const { rows } = await sql<{ v: string }>`SELECT eth_value_wei(1000000000, ${USDC})::text AS v`.execute(db);
+    assert.equal(rows[0].v, third.toString());
   });
 
   it('bad parameters are 400 with the field named', async () => {
