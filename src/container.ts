@@ -5,6 +5,7 @@ import pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { createDb, createPool, migrateToLatest } from './db/client.js';
+import { checkShapes } from './db/shapes.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { syncCurrencies } from './db/repositories/currencies.repository.js';
 import { FallbackCache, MemoryCache } from './infra/cache.js';
@@ -37,6 +38,8 @@ export interface ContainerOptions {
 /** Composition root: the database (embedded when no DATABASE_URL), migrations, cache, jobs. */
 export async function createContainer(config: Config, options: ContainerOptions = {}): Promise<Container> {
   const logger = options.logger ?? pino({ level: config.logLevel });
+  // under tests every statement compiled once per shape is also checked against a fresh build
+  checkShapes(config.env === 'test');
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {

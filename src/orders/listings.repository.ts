@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
+import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { ListingStatus } from '../db/schema.js';
 import { countOfParts, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
@@ -51,14 +52,18 @@ export function statusParts(status: ListingStatus): RawBuilder<SqlBool>[] {
   }
 }
 
-function filtered(db: Executor, f: ListingFilters, part: RawBuilder<SqlBool>) {
+/** The filters' values (the filters themselves, or a shape's slots for them: db/shapes.ts). */
+type FilterValues = Pick<ListingFilters, 'graceDays' | 'seller' | 'minPrice' | 'maxPrice'>;
+
+/** Listings of a status part that pass the filters `f` has, with the values of `v`. */
+function filtered(db: Executor, f: ListingFilters, part: RawBuilder<SqlBool>, v: FilterValues = f) {
   return db
     .selectFrom('listings as l')
     .where(part)
-    .where(sql<SqlBool>`(l.name_expiry_date IS NULL OR l.name_expiry_date > now() - make_interval(days => ${f.graceDays}))`)
-    .$if(f.seller !== undefined, (qb) => qb.where('l.seller_address', '=', f.seller!))
-    .$if(f.minPrice !== undefined, (qb) => qb.where('l.value_wei', '>=', f.minPrice!))
-    .$if(f.maxPrice !== undefined, (qb) => qb.where('l.value_wei', '<=', f.maxPrice!));
+    .where(sql<SqlBool>`(l.name_expiry_date IS NULL OR l.name_expiry_date > now() - make_interval(days => ${v.graceDays}))`)
+    .$if(f.seller !== undefined, (qb) => qb.where('l.seller_address', '=', v.seller!))
+    .$if(f.minPrice !== undefined, (qb) => qb.where('l.value_wei', '>=', v.minPrice!))
+    .$if(f.maxPrice !== undefined, (qb) => qb.where('l.value_wei', '<=', v.maxPrice!));
 }
 
 function withName(db: Executor) {
@@ -115,22 +120,25 @@ function planIsGeneric(f: ListingFilters, sort: ListingSort): boolean {
 /**
  * One page of listings. Sorts break ties on id in the same direction, so pages never overlap. A
  * status made of several parts reads the first `offset + limit` of each part in order and merges
- * them, so every part stays an ordered index scan.
+ * them, so every part stays an ordered index scan. Compiled once per shape (db/shapes.ts).
  */
 export async function listListings(db: Executor, f: ListingFilters, sort: ListingSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<string[]> {
-  // price: the value in wei of ETH (0020), so listings in different currencies compare.
-  const column = { price: 'l.value_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
-  const dense = (part: RawBuilder<SqlBool>) =>
-    filtered(db, f, part).select(['l.id', sql.ref(column[sort]).as('k')]).orderBy(column[sort], order).orderBy('l.id', order);
-  const few = (part: RawBuilder<SqlBool>) =>
-    fewRowsPart(db, filtered(db, f, part).select('l.id'), 'listings', column[sort].slice(2), order) as unknown as ReturnType<typeof dense>;
-  const parts = statusParts(f.status).map((part, i) => (isPastEndPart(f.status, i) ? few(part) : dense(part)));
-  const page = pageOfParts(db, parts, order, limit, offset).as('pg');
-  const rows = await withName(db).innerJoin(page, 'pg.id', 'l.id')
-    .$if(planIsGeneric(f, sort), (qb) => qb.modifyFront(GENERIC_PLAN))
-    .select(LISTING_JSON.as('json'))
-    .orderBy('pg.k', order).orderBy('pg.id', order)
-    .execute();
+  const shape = `listings:page:${f.status}:${sort}:${order}:${limit}:${f.seller !== undefined}:${f.minPrice !== undefined}:${f.maxPrice !== undefined}`;
+  const values = { graceDays: f.graceDays, seller: f.seller, minPrice: f.minPrice, maxPrice: f.maxPrice, offset, reach: offset + limit };
+  const rows = await runShaped(db, shape, values, (v) => {
+    // price: the value in wei of ETH (0020), so listings in different currencies compare.
+    const column = { price: 'l.value_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
+    const dense = (part: RawBuilder<SqlBool>) =>
+      filtered(db, f, part, v).select(['l.id', sql.ref(column[sort]).as('k')]).orderBy(column[sort], order).orderBy('l.id', order);
+    const few = (part: RawBuilder<SqlBool>) =>
+      fewRowsPart(db, filtered(db, f, part, v).select('l.id'), 'listings', column[sort].slice(2), order) as unknown as ReturnType<typeof dense>;
+    const parts = statusParts(f.status).map((part, i) => (isPastEndPart(f.status, i) ? few(part) : dense(part)));
+    const page = pageOfParts(db, parts, order, limit, v.offset, v.reach).as('pg');
+    return withName(db).innerJoin(page, 'pg.id', 'l.id')
+      .$if(planIsGeneric(f, sort), (qb) => qb.modifyFront(GENERIC_PLAN))
+      .select(LISTING_JSON.as('json'))
+      .orderBy('pg.k', order).orderBy('pg.id', order);
+  });
   return rows.map((r) => r.json);
 }
 

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
+import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { OfferStatus } from '../db/schema.js';
 import { countOfParts, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
@@ -36,13 +37,17 @@ function statusParts(status: OfferStatus | undefined): Array<RawBuilder<SqlBool>
   }
 }
 
-function filtered(db: Executor, f: OfferFilters, part: RawBuilder<SqlBool> | undefined) {
+/** The filters' values (the filters themselves, or a shape's slots for them: db/shapes.ts). */
+type FilterValues = Pick<OfferFilters, 'buyer' | 'ensNameId' | 'owner'>;
+
+/** Offers of a status part that pass the filters `f` has, with the values of `v`. */
+function filtered(db: Executor, f: OfferFilters, part: RawBuilder<SqlBool> | undefined, v: FilterValues = f) {
   return db
     .selectFrom('offers as o')
     .$if(part !== undefined, (qb) => qb.where(part!))
-    .$if(f.buyer !== undefined, (qb) => qb.where('o.buyer_address', '=', f.buyer!))
-    .$if(f.ensNameId !== undefined, (qb) => qb.where('o.ens_name_id', '=', f.ensNameId!))
-    .$if(f.owner !== undefined, (qb) => qb.where('o.name_owner_address', '=', f.owner!));
+    .$if(f.buyer !== undefined, (qb) => qb.where('o.buyer_address', '=', v.buyer!))
+    .$if(f.ensNameId !== undefined, (qb) => qb.where('o.ens_name_id', '=', v.ensNameId!))
+    .$if(f.owner !== undefined, (qb) => qb.where('o.name_owner_address', '=', v.owner!));
 }
 
 /**
@@ -83,24 +88,28 @@ export async function offerJsonById(db: Executor, id: number): Promise<string | 
 /**
  * One page of offers, newest first by default; ties break on id in the same direction (see
  * listListings for the parts). One plan whatever the values (GENERIC_PLAN): a buyer's, an owner's
- * (0028), a name's and a status's offers are each a range of their index.
+ * (0028), a name's and a status's offers are each a range of their index. Compiled once per
+ * shape (db/shapes.ts).
  */
 export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<string[]> {
-  const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
-  const dense = (part: RawBuilder<SqlBool> | undefined) =>
-    filtered(db, f, part).select(['o.id', sql.ref(column).as('k')]).orderBy(column, order).orderBy('o.id', order);
-  const few = (part: RawBuilder<SqlBool> | undefined) =>
-    fewRowsPart(db, filtered(db, f, part).select('o.id'), 'offers', column.slice(2), order) as unknown as ReturnType<typeof dense>;
-  const parts = statusParts(f.status).map((part, i) => (isPastEndPart(f.status, i) ? few(part) : dense(part)));
-  const page = pageOfParts(db, parts, order, limit, offset).as('pg');
-  const rows = await db
-    .selectFrom('offers as o')
-    .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
-    .innerJoin(page, 'pg.id', 'o.id')
-    .modifyFront(GENERIC_PLAN)
-    .select(OFFER_JSON.as('json'))
-    .orderBy('pg.k', order).orderBy('pg.id', order)
-    .execute();
+  const shape = `offers:page:${f.status ?? ''}:${sort}:${order}:${limit}:${f.buyer !== undefined}:${f.ensNameId !== undefined}:${f.owner !== undefined}`;
+  const values = { buyer: f.buyer, ensNameId: f.ensNameId, owner: f.owner, offset, reach: offset + limit };
+  const rows = await runShaped(db, shape, values, (v) => {
+    const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
+    const dense = (part: RawBuilder<SqlBool> | undefined) =>
+      filtered(db, f, part, v).select(['o.id', sql.ref(column).as('k')]).orderBy(column, order).orderBy('o.id', order);
+    const few = (part: RawBuilder<SqlBool> | undefined) =>
+      fewRowsPart(db, filtered(db, f, part, v).select('o.id'), 'offers', column.slice(2), order) as unknown as ReturnType<typeof dense>;
+    const parts = statusParts(f.status).map((part, i) => (isPastEndPart(f.status, i) ? few(part) : dense(part)));
+    const page = pageOfParts(db, parts, order, limit, v.offset, v.reach).as('pg');
+    return db
+      .selectFrom('offers as o')
+      .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
+      .innerJoin(page, 'pg.id', 'o.id')
+      .modifyFront(GENERIC_PLAN)
+      .select(OFFER_JSON.as('json'))
+      .orderBy('pg.k', order).orderBy('pg.id', order);
+  });
   return rows.map((r) => r.json);
 }
 

@@ -10,6 +10,8 @@ import { GENERIC_PLAN, type Executor } from '../db/client.js';
 
 /**
  * One page of `{id, k}` as a subquery, not run: each part selects `id` and its sort key `k`,
+ * (`reach`, offset + limit, is the rows each of several parts gives: a value of its own for
+ * db/shapes.ts),
  * already ordered. The caller joins its rows to the page and orders by `k`, then `id`, so a page
  * and its rows are one round trip. The page's size is written into the text (one text per size,
  * 1 to 100): a generic plan takes a parameter's LIMIT for a tenth of the rows, and joined 13,000
@@ -21,12 +23,13 @@ export function pageOfParts<DB, TB extends keyof DB>(
   order: 'asc' | 'desc',
   limit: number,
   offset: number,
+  reach: number = offset + limit,
 ) {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`page size ${limit} is not a whole number`);
   const size = sql.lit(limit);
   if (parts.length === 1) return parts[0].limit(size).offset(offset);
   return db
-    .selectFrom(parts.map((p, i) => db.selectFrom(p.limit(offset + limit).as(`p${i}`)).select(['id', 'k'])).reduce((all, p) => all.unionAll(p)).as('u'))
+    .selectFrom(parts.map((p, i) => db.selectFrom(p.limit(reach).as(`p${i}`)).select(['id', 'k'])).reduce((all, p) => all.unionAll(p)).as('u'))
     .select(['u.id', 'u.k'])
     .orderBy('u.k', order)
     .orderBy('u.id', order)
