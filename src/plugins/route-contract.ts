@@ -85,11 +85,10 @@ export function nulField(path: string, value: unknown): string | undefined {
   return undefined;
 }
 
-/** The query fields a route reads (the validator drops the others): only those are checked. */
-function declaredOnly(schema: unknown, values: unknown): Record<string, unknown> | undefined {
+/** The names of a schema's properties (an object schema's), or undefined. */
+function propertyNames(schema: unknown): string[] | undefined {
   const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
-  if (!properties || values === null || typeof values !== 'object') return undefined;
-  return Object.fromEntries(Object.keys(properties).map((key) => [key, (values as Record<string, unknown>)[key]]));
+  return properties ? Object.keys(properties) : undefined;
 }
 
 const DECIMAL = /^-?[0-9]{1,300}(\.[0-9]{1,300})?$/;
@@ -102,20 +101,50 @@ function isNumeric(property: PropertySchema): boolean {
     || (property.type === 'array' && property.items !== undefined && isNumeric(property.items));
 }
 
-/**
- * A number field that is not a plain decimal (`Infinity`, `1e309`, `0x10`), or a JSON number that
- * parsed to a non-finite one: the validator coerces such strings to numbers and then skips its
- * bounds for non-finite ones, so it is refused here (for params, query and top-level body fields).
- */
-export function nonDecimalField(part: string, schema: unknown, values: unknown): string | undefined {
+/** The names of a schema's number properties (see isNumeric): the fields nonDecimalField checks. */
+export function numericFields(schema: unknown): string[] {
   const properties = (schema as { properties?: Record<string, PropertySchema> } | undefined)?.properties;
-  if (!properties || values === null || typeof values !== 'object') return undefined;
-  for (const [key, property] of Object.entries(properties)) {
-    if (!isNumeric(property)) continue;
+  return properties ? Object.keys(properties).filter((key) => isNumeric(properties[key])) : [];
+}
+
+/**
+ * A number field (of `fields`, numericFields of the part's schema) that is not a plain decimal
+ * (`Infinity`, `1e309`, `0x10`), or a JSON number that parsed to a non-finite one: the validator
+ * coerces such strings to numbers and then skips its bounds for non-finite ones, so it is refused
+ * here (for params, query and top-level body fields).
+ */
+export function nonDecimalField(part: string, fields: readonly string[], values: unknown): string | undefined {
+  if (fields.length === 0 || values === null || typeof values !== 'object') return undefined;
+  for (const key of fields) {
     const raw = (values as Record<string, unknown>)[key];
     if ([raw].flat().some((v) => (typeof v === 'string' && !DECIMAL.test(v)) || (typeof v === 'number' && !Number.isFinite(v)))) return `${part}.${key}`;
   }
   return undefined;
+}
+
+/**
+ * The input check of a route with `schema`, its schema's fields read once: no NUL in the path
+ * parameters, the declared query fields (the validator drops the others) or the body; number
+ * fields plain decimals.
+ */
+function inputGuard(schema: FastifySchema | undefined): preValidationAsyncHookHandler {
+  const queryFields = propertyNames(schema?.querystring);
+  const numeric = { params: numericFields(schema?.params), query: numericFields(schema?.querystring), body: numericFields(schema?.body) };
+  const nulInQuery = (query: unknown): string | undefined => {
+    if (!queryFields || query === null || typeof query !== 'object') return undefined;
+    for (const key of queryFields) {
+      const found = nulField(`query.${key}`, (query as Record<string, unknown>)[key]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return async (request) => {
+    const field = nulField('params', request.params) ?? nulInQuery(request.query) ?? nulField('body', request.body);
+    if (field) throw new AppError(request.routeOptions.config.inputError ?? 'VALIDATION_ERROR', `${field} must not contain NUL characters`, { field });
+    const number = nonDecimalField('params', numeric.params, request.params) ?? nonDecimalField('query', numeric.query, request.query)
+      ?? nonDecimalField('body', numeric.body, request.body);
+    if (number) throw new AppError('VALIDATION_ERROR', `${number} must be a decimal number`, { field: number });
+  };
 }
 
 export const routeContractPlugin = fp(async (app) => {
@@ -128,19 +157,11 @@ export const routeContractPlugin = fp(async (app) => {
   });
 
   // One guard rather than a pattern per string: it also covers free-form JSON (orders, variables).
-  const guard: preValidationAsyncHookHandler = async (request) => {
-    const schema = request.routeOptions.schema;
-    const field = nulField('params', request.params) ?? nulField('query', declaredOnly(schema?.querystring, request.query)) ?? nulField('body', request.body);
-    if (field) throw new AppError(request.routeOptions.config.inputError ?? 'VALIDATION_ERROR', `${field} must not contain NUL characters`, { field });
-    const number = nonDecimalField('params', schema?.params, request.params) ?? nonDecimalField('query', schema?.querystring, request.query)
-      ?? nonDecimalField('body', schema?.body, request.body);
-    if (number) throw new AppError('VALIDATION_ERROR', `${number} must be a decimal number`, { field: number });
-  };
   // On every route that takes input (path parameters, a declared query, or a body: what Fastify
   // parses one for), first of its hooks: the route's own see only input that passed it.
   app.addHook('onRoute', (route) => {
     const takesBody = [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
     if (!takesBody && !/[:*]/.test(route.url) && !route.schema?.querystring) return;
-    route.preValidation = [guard, ...[route.preValidation ?? []].flat()];
+    route.preValidation = [inputGuard(route.schema), ...[route.preValidation ?? []].flat()];
   });
 }, { name: 'route-contract' });
