@@ -6,6 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../../src/app.js';
 import type { Db, Executor } from '../../src/db/client.js';
 import { rebuildTrends } from '../../src/trends/index.js';
+import { refreshListingSummary } from '../../src/orders/index.js';
 import type { NotificationType } from '../../src/services/notifier.js';
 import { newSecret, sha256 } from '../../src/services/tokens.js';
 import { DAY } from '../../src/lib/time.js';
@@ -58,7 +59,7 @@ export async function createNotification(db: Executor, recipient: string, option
 
 /** Inserts an active listing row for a name (enough for leaderboard and search summaries). */
 export async function createActiveListing(db: Executor, ensNameId: number, seller: string, options: { priceWei?: string; expiresAt?: Date | null; status?: 'active' | 'sold' | 'cancelled' | 'expired' | 'unfunded'; createdAt?: Date; currency?: string } = {}) {
-  return db
+  const listing = await db
     .insertInto('listings')
     .values({
       ens_name_id: ensNameId,
@@ -73,6 +74,9 @@ export async function createActiveListing(db: Executor, ensNameId: number, selle
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  // the name's listing summary, as every listing move keeps it
+  await refreshListingSummary(db, ensNameId);
+  return listing;
 }
 
 /** Stores a verification token for a user's address as the service would; returns the raw token. */
