@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CompiledQuery, Compilable } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Executor } from './client.js';
 
 /**
@@ -21,7 +22,8 @@ class Slot {
   constructor(readonly name: string) {}
 }
 
-const compiled = new Map<string, CompiledQuery<unknown>>();
+/** Compiled statements kept: the shapes in use (a page size per request could otherwise make thousands). */
+const compiled = new LRUCache<string, CompiledQuery<unknown>>({ max: 1_000 });
 let checking = false;
 
 /** Turns the check of every run against a fresh build on (tests) or off. */

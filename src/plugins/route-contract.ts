@@ -102,7 +102,7 @@ function isNumeric(property: PropertySchema): boolean {
 }
 
 /** The names of a schema's number properties (see isNumeric): the fields nonDecimalField checks. */
-export function numericFields(schema: unknown): string[] {
+function numericFields(schema: unknown): string[] {
   const properties = (schema as { properties?: Record<string, PropertySchema> } | undefined)?.properties;
   return properties ? Object.keys(properties).filter((key) => isNumeric(properties[key])) : [];
 }
