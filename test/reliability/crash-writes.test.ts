@@ -106,6 +106,7 @@ describe('crash under writes', { timeout: 120_000 }, () => {
     const emails = new Map<number, Outcome>(); // worker → e-mail address
     const counts = { offers: 0, offerUpdates: 0, votes: 0, listings: 0, emails: 0, refused: 0, cut: 0 };
     let killed = false;
+    let inFlight = 0;
     let warm = 0;
     let allWarm: () => void = () => {};
     const warmedUp = new Promise<void>((resolve) => { allWarm = resolve; });
@@ -154,11 +155,14 @@ describe('crash under writes', { timeout: 120_000 }, () => {
         if (killed) break;
         pending();
         let res: Response;
+        inFlight += 1;
         try {
           res = await fetch(`${base}${request.url}`, { method: request.method, headers, body: JSON.stringify(request.body) });
         } catch {
           counts.cut += 1; // the kill cut it short: not acknowledged, may or may not have committed
           break;
+        } finally {
+          inFlight -= 1;
         }
         const b = (await res.json().catch(() => ({}))) as { data?: { id?: number } };
         if (res.status >= 200 && res.status < 300) {
@@ -174,6 +178,8 @@ describe('crash under writes', { timeout: 120_000 }, () => {
     const load = Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(i + 1)));
     await Promise.race([warmedUp, load]);
     await new Promise((r) => setTimeout(r, LOAD_MS));
+    // the kill lands while requests are under way (between two requests of every worker it would cut none)
+    while (inFlight === 0) await new Promise((r) => setImmediate(r));
     killed = true;
     first.child.kill('SIGKILL');
     await first.exited;
