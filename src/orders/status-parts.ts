@@ -10,10 +10,9 @@ import { GENERIC_PLAN, type Executor } from '../db/client.js';
 
 /**
  * One page of `{id, k}` as a subquery, not run: each part selects `id` and its sort key `k`,
- * (`reach`, offset + limit, is the rows each of several parts gives: a value of its own for
- * db/shapes.ts),
- * already ordered. The caller joins its rows to the page and orders by `k`, then `id`, so a page
- * and its rows are one round trip. The page's size is written into the text (one text per size,
+ * already ordered; of several parts each gives its first `reach` (offset + limit: a value of its
+ * own, so a shape's slot can stand for it, db/shapes.ts). The caller joins its rows to the page
+ * and orders by `k`, then `id`, so a page and its rows are one round trip. The page's size is written into the text (one text per size,
  * 1 to 100): a generic plan takes a parameter's LIMIT for a tenth of the rows, and joined 13,000
  * offers by hash to a sequential scan of them (135 ms) where the page's 20 need 20 key lookups.
  */
