@@ -3,7 +3,7 @@ import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { ListingStatus } from '../db/schema.js';
-import { countOfParts, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
+import { countOfParts, EXACT_COUNT_LIMIT, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
 
 /** What the rules read of a listing joined with its name (a response shows LISTING_JSON instead). */
 export interface ListingRow {
@@ -111,31 +111,54 @@ export const LISTING_JSON = jsonObject({
  * planning was 1.5 ms of a page's 3 ms in PostgreSQL): each status part is an ordered range of its
  * sort's index, a seller's an ordered range of theirs. A price range under another sort is not: a
  * narrow range is best read by price and sorted, a wide one in the sort's order (a generic plan
- * walked every active listing for an empty range: 260 ms against 0.08).
+ * walked every active listing for an empty range: 260 ms against 0.08). The caller knows which
+ * when it counted the range first (`priceRangeCounted`): a range of at most FEW_IN_RANGE listings is
+ * read whole by price and sorted, under one plan; a wider one is planned with its values.
  */
-function planIsGeneric(f: ListingFilters, sort: ListingSort): boolean {
-  return sort === 'price' || (f.minPrice === undefined && f.maxPrice === undefined);
+function planIsGeneric(f: ListingFilters, sort: ListingSort, matching: number | undefined): boolean {
+  if (sort === 'price' || (f.minPrice === undefined && f.maxPrice === undefined)) return true;
+  return priceRangeCounted(f, sort) && matching !== undefined && matching <= FEW_IN_RANGE;
+}
+
+/** Listings in a price range few enough to read whole by price and sort: as many as are counted exactly. */
+const FEW_IN_RANGE = EXACT_COUNT_LIMIT;
+
+/**
+ * Whether a page is read by how many listings match (`listListings`' `matching`, counted first): a
+ * price range under another sort than price, of any seller (a seller's listings are a range of
+ * their own index, planned with the values as before).
+ */
+export function priceRangeCounted(f: ListingFilters, sort: ListingSort): boolean {
+  return sort !== 'price' && f.seller === undefined && (f.minPrice !== undefined || f.maxPrice !== undefined);
 }
 
 /**
  * One page of listings. Sorts break ties on id in the same direction, so pages never overlap. A
  * status made of several parts reads the first `offset + limit` of each part in order and merges
- * them, so every part stays an ordered index scan. Compiled once per shape (db/shapes.ts).
+ * them, so every part stays an ordered index scan. `matching`: how many listings pass the filters
+ * (counted up to FEW_IN_RANGE + 1), for a price range under another sort (`priceRangeCounted`).
+ * Compiled once per shape (db/shapes.ts).
  */
-export async function listListings(db: Executor, f: ListingFilters, sort: ListingSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<string[]> {
-  const shape = `listings:page:${f.status}:${sort}:${order}:${limit}:${f.seller !== undefined}:${f.minPrice !== undefined}:${f.maxPrice !== undefined}`;
+export async function listListings(db: Executor, f: ListingFilters, sort: ListingSort, order: 'asc' | 'desc', limit: number, offset: number, matching?: number): Promise<string[]> {
+  const generic = planIsGeneric(f, sort, matching);
+  const few = priceRangeCounted(f, sort) && generic;
+  const shape = `listings:page:${f.status}:${sort}:${order}:${limit}:${f.seller !== undefined}:${f.minPrice !== undefined}:${f.maxPrice !== undefined}:${few}`;
   const values = { graceDays: f.graceDays, seller: f.seller, minPrice: f.minPrice, maxPrice: f.maxPrice, offset, reach: offset + limit };
   const rows = await runShaped(db, shape, values, (v) => {
     // price: the value in wei of ETH (0020), so listings in different currencies compare.
     const column = { price: 'l.value_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
+    const idsOf = (part: RawBuilder<SqlBool>) => filtered(db, f, part, v).select('l.id');
     const dense = (part: RawBuilder<SqlBool>) =>
       filtered(db, f, part, v).select(['l.id', sql.ref(column[sort]).as('k')]).orderBy(column[sort], order).orderBy('l.id', order);
-    const few = (part: RawBuilder<SqlBool>) =>
-      fewRowsPart(db, filtered(db, f, part, v).select('l.id'), 'listings', column[sort].slice(2), order) as unknown as ReturnType<typeof dense>;
-    const parts = statusParts(f.status).map((part, i) => (isPastEndPart(f.status, i) ? few(part) : dense(part)));
+    const fewRows = (ids: ReturnType<typeof idsOf>) =>
+      fewRowsPart(db, ids, 'listings', column[sort].slice(2), order) as unknown as ReturnType<typeof dense>;
+    // A counted price range: its ids in price order from the price index alone (twice the counted
+    // limit, so rows added since the count still fit), then each one's sort key.
+    const range = (part: RawBuilder<SqlBool>) => fewRows(idsOf(part).orderBy('l.value_wei').limit(sql.lit(2 * (FEW_IN_RANGE + 1))));
+    const parts = statusParts(f.status).map((part, i) => (isPastEndPart(f.status, i) ? fewRows(idsOf(part)) : few ? range(part) : dense(part)));
     const page = pageOfParts(db, parts, order, limit, v.offset, v.reach).as('pg');
     return withName(db).innerJoin(page, 'pg.id', 'l.id')
-      .$if(planIsGeneric(f, sort), (qb) => qb.modifyFront(GENERIC_PLAN))
+      .$if(generic, (qb) => qb.modifyFront(GENERIC_PLAN))
       .select(LISTING_JSON.as('json'))
       .orderBy('pg.k', order).orderBy('pg.id', order);
   });

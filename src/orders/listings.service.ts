@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import {
-  countListings, findActiveListingsOfName, findListingById, listingJsonById, listListings, orderHashExists,
+  countListings, findActiveListingsOfName, findListingById, listingJsonById, listListings, orderHashExists, priceRangeCounted,
   type ListingFilters, type ListingSort, type NewListing,
 } from './listings.repository.js';
 import { resolveName } from '../db/repositories/ens-names.repository.js';
@@ -58,8 +58,12 @@ export class ListingService {
     };
     const key = `listings:${filters.status}:${filters.seller ?? ''}:${filters.minPrice ?? ''}:${filters.maxPrice ?? ''}`;
     const offset = offsetOf(q.page, q.limit);
-    const rows = await listListings(this.deps.db, filters, q.sort as ListingSort, q.order, q.limit, offset);
-    const total = totalOfPage(offset, q.limit, rows.length) ?? await pagedTotal(this.deps.cache, key, (cap) => countListings(this.deps.db, filters, cap));
+    const sort = q.sort as ListingSort;
+    const counted = () => pagedTotal(this.deps.cache, key, (cap) => countListings(this.deps.db, filters, cap));
+    // a price range under another sort is read by how many listings it holds: counted first
+    const known = priceRangeCounted(filters, sort) ? await counted() : undefined;
+    const rows = await listListings(this.deps.db, filters, sort, q.order, q.limit, offset, known);
+    const total = known ?? totalOfPage(offset, q.limit, rows.length) ?? await counted();
     return { listings: jsonArray(rows), pagination: pageB(q.page, q.limit, total) };
   }
 

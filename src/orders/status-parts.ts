@@ -72,7 +72,7 @@ export async function countOfParts<DB, TB extends keyof DB>(db: Executor, parts:
 }
 
 /** Totals up to this are counted exactly on every request; larger ones are cached briefly. */
-const EXACT_COUNT_LIMIT = 1_000;
+export const EXACT_COUNT_LIMIT = 1_000;
 const LARGE_COUNT_TTL_SECONDS = 30;
 
 /**

@@ -114,6 +114,10 @@ test('list pages are planned once where their plan cannot depend on the values, 
     assert.ok(generic(await statement(() => listListings(conn, { ...active, minPrice: '5' }, 'price', 'asc', 20, 0))));
     assert.ok(!generic(await statement(() => listListings(conn, { ...active, minPrice: '5' }, 'created', 'desc', 20, 0))));
     assert.ok(!generic(await statement(() => listListings(conn, { ...active, maxPrice: '5' }, 'expiry', 'asc', 20, 0))));
+    // ... unless the range was counted first: up to 1,000 it is read whole by price under one plan
+    assert.ok(generic(await statement(() => listListings(conn, { ...active, minPrice: '5' }, 'created', 'desc', 20, 0, 1000))));
+    assert.ok(!generic(await statement(() => listListings(conn, { ...active, minPrice: '5' }, 'name', 'asc', 20, 0, 1001))));
+    assert.ok(!generic(await statement(() => listListings(conn, { ...active, seller, minPrice: '5' }, 'created', 'desc', 20, 0, 3))));
     // offers: a buyer's, an owner's (copied onto the offers), a status's are each one index range
     assert.ok(generic(await statement(() => listOffers(conn, { buyer: seller }, 'created', 'desc', 20, 0))));
     assert.ok(generic(await statement(() => countOffers(conn, { status: 'pending' }, 1000))));
