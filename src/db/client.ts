@@ -83,28 +83,61 @@ export class DatabaseTimeoutError extends Error {
 }
 
 /**
- * Kysely's view of the pool, with the client-side query timeout. A connection whose query timed
- * out is broken (its answer may still come): later queries on it fail at once and it is
- * destroyed on release. A checkout that raises its own statement_timeout (jobs, migrations, the
- * seed) is trusted to need longer and runs without the client-side timeout.
+ * The pool for statements marked GENERIC_PLAN, made from `pool` at its first use: the same
+ * connection settings, started in `force_generic_plan` (after the URL's options: a marked
+ * statement asks for a generic plan whatever the operator's default), half as many connections.
+ */
+function genericSibling(pool: pg.Pool): pg.Pool {
+  const options = (pool as unknown as { options: pg.PoolConfig & { options?: string } }).options;
+  const startup = [options.options, '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' ');
+  const sibling = new pg.Pool({ ...options, options: startup, max: Math.ceil((options.max ?? 10) / 2) });
+  sibling.on('error', () => {});
+  timeouts.set(sibling, timeouts.get(pool) ?? 0);
+  return sibling;
+}
+
+/**
+ * Kysely's view of the pool, with the client-side query timeout. A checkout takes its connection
+ * at its first statement, from the pool of that statement's plan mode (see GENERIC_PLAN): most
+ * requests then run in their connection's own mode, with no SET. A connection whose query timed
+ * out is broken (its answer may still come): later queries on it fail at once and it is destroyed
+ * on release. A checkout that raises its own statement_timeout (jobs, migrations, the seed) is
+ * trusted to need longer and runs without the client-side timeout.
  */
 function timedPool(pool: pg.Pool): PostgresPool {
   const timeoutMs = timeouts.get(pool) ?? 0;
+  let generic: pg.Pool | undefined;
+  const toSession = `SET plan_cache_mode = ${sessionModeOf((pool as unknown as { options: { options?: string } }).options.options)}`;
   return {
-    end: () => pool.end(),
+    end: async () => {
+      await Promise.all([pool.end(), generic?.end()]);
+    },
     async connect(): Promise<PostgresPoolClient> {
-      const client = await pool.connect();
+      let checkout: Promise<pg.PoolClient> | undefined;
+      let client: pg.PoolClient | undefined;
       let broken = false;
       let limit = timeoutMs;
+      const clientFor = (text: string) => checkout ??= (() => {
+        const marked = MARKED_GENERIC.test(text);
+        const from = marked ? (generic ??= genericSibling(pool)) : pool;
+        return from.connect().then((c) => {
+          if (marked) genericHomes.set(c, toSession);
+          return (client = c);
+        });
+      })();
       function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
       function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
       function query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
-        if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
+        // (createDb gives Kysely no cursor class, so it never streams)
+        if (typeof sqlOrCursor !== 'string') throw new Error('streaming queries are not configured');
+        return clientFor(sqlOrCursor).then((c) => run<R>(c, sqlOrCursor, parameters as unknown[]));
+      }
+      function run<R>(c: pg.PoolClient, text: string, parameters: unknown[]): Promise<PostgresQueryResult<R>> {
         if (broken) return Promise.reject(new DatabaseTimeoutError('the database did not answer an earlier query on this connection'));
-        if (/^\s*set\s+(local\s+)?statement_timeout/i.test(sqlOrCursor)) limit = 0;
-        const statement = prepared(client, sqlOrCursor, parameters as unknown[]);
-        const switching = planModeSwitch(client, sqlOrCursor);
-        const running = ((switching ? switching.then(() => client.query(statement)) : client.query(statement)) as unknown as Promise<PostgresQueryResult<R>>)
+        if (/^\s*set\s+(local\s+)?statement_timeout/i.test(text)) limit = 0;
+        const statement = prepared(c, text, parameters);
+        const switching = planModeSwitch(c, text);
+        const running = ((switching ? switching.then(() => c.query(statement)) : c.query(statement)) as unknown as Promise<PostgresQueryResult<R>>)
           .catch((err: unknown) => {
             // A table changed under a statement this connection prepared (a migration by another
             // process): the connection is dropped on release, its successor prepares afresh.
@@ -122,7 +155,13 @@ function timedPool(pool: pg.Pool): PostgresPool {
         });
         return Promise.race([running, timedOut]).finally(() => clearTimeout(timer));
       }
-      return { query, release: () => client.release(broken) };
+      return {
+        query,
+        release: () => {
+          if (client) client.release(broken);
+          else checkout?.then((c) => c.release(broken), () => {});
+        },
+      };
     },
   };
 }
@@ -142,16 +181,26 @@ const MARKED_GENERIC = /^\s*select\s+(distinct\s+on\s*\([^)]*\)\s*)?\/\* generic
 
 /**
  * Each connection's plan mode as last set: `generic` after a marked statement, `session` (the
- * connection's own: force_custom_plan unless the URL's options say otherwise) after an unmarked
- * one; none for a new connection (in its session mode); `unknown` while a SET runs or after one
- * failed. BEGIN and SAVEPOINT are unmarked, so they run in the session mode, and a rollback, which
- * undoes every SET made since them, leaves the connection in it.
+ * mode of the main pool's connections: force_custom_plan unless the URL's options say otherwise)
+ * after an unmarked one; none for a new connection (in its pool's mode); `unknown` while a SET runs
+ * or after one failed. BEGIN and SAVEPOINT are unmarked, so they run in the session mode, and a
+ * rollback, which undoes every SET made since them, leaves the connection in it.
  */
 const planModes = new WeakMap<pg.PoolClient, 'generic' | 'session' | 'unknown'>();
+/** A connection of the generic pool, and the SET that puts it in the session mode. */
+const genericHomes = new WeakMap<pg.PoolClient, string>();
+
+/** The session mode the main pool's start-up options give (the last setting of it wins). */
+function sessionModeOf(startup: string | undefined): string {
+  const settings = [...(startup ?? '').matchAll(/plan_cache_mode\s*=\s*(\w+)/g)];
+  return settings.at(-1)?.[1] ?? 'force_custom_plan';
+}
 
 /** The SET that puts `client` in the plan mode `text` needs when it is not in it; else undefined. */
 function planModeSwitch(client: pg.PoolClient, text: string): Promise<unknown> | undefined {
-  const current = planModes.get(client) ?? 'session';
+  const toSession = genericHomes.get(client);
+  const home = toSession === undefined ? 'session' : 'generic';
+  const current = planModes.get(client) ?? home;
   if (/^\s*rollback\b/i.test(text)) {
     if (current !== 'unknown') planModes.set(client, 'session');
     return undefined;
@@ -159,7 +208,8 @@ function planModeSwitch(client: pg.PoolClient, text: string): Promise<unknown> |
   const wanted = MARKED_GENERIC.test(text) ? 'generic' : 'session';
   if (current === wanted) return undefined;
   planModes.set(client, 'unknown');
-  return client.query(wanted === 'generic' ? 'SET plan_cache_mode = force_generic_plan' : 'RESET plan_cache_mode').then(() => planModes.set(client, wanted));
+  const set = wanted === home ? 'RESET plan_cache_mode' : wanted === 'generic' ? 'SET plan_cache_mode = force_generic_plan' : toSession!;
+  return client.query(set).then(() => planModes.set(client, wanted));
 }
 
 /** Distinct statements one connection prepares at most; later new ones run unnamed. */

@@ -220,8 +220,18 @@ async function resultJsonRowsFrom<E extends object = object>(db: Executor, sourc
 export const resultJsonRowsWith = <E extends object>(db: Executor, source: RawBuilder<unknown>, options: JsonRowsOptions): Promise<(ResultJsonRow & E)[]> =>
   resultJsonRowsFrom<E>(db, source, options);
 
-/** Reads a page of global search as result JSON rows: the page's ids and their results are one statement. */
-export const resultRows: PageReader<ResultJsonRow> = (db, page, plan) => resultJsonRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`, { plan });
+/**
+ * Reads a page of global search as result JSON rows. A page planned once is one statement with
+ * its results; a page planned with its values (a text, a filter) reads its ids first and then
+ * their results under one plan: planned in one statement, the result mapping was planned on every
+ * request, most of such a page's database time.
+ */
+export const resultRows: PageReader<ResultJsonRow> = async (db, page, plan) => {
+  if (plan === 'generic') return resultJsonRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`, { plan });
+  const ids = (await page.execute(db)).rows.map((r) => r.id);
+  if (ids.length === 0) return [];
+  return resultJsonRowsFrom(db, sql`unnest(${ids}::bigint[]) WITH ORDINALITY AS p(id, ord)`, { plan: 'generic' });
+};
 
 /**
  * Loads standard search results for name ids, in the order given. Indexed queries whatever the

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { createDb, createPool, GENERIC_PLAN, type Db } from '../../src/db/client.js';
 import { brokerNameIds, countBrokerNames } from '../../src/orders/brokered.repository.js';
 import { countListings, listListings } from '../../src/orders/listings.repository.js';
@@ -25,6 +25,16 @@ before(async () => {
   await sql`CREATE TABLE prep_probe (id int PRIMARY KEY, label text NOT NULL)`.execute(db);
   await sql`INSERT INTO prep_probe SELECT g, 'l' || g FROM generate_series(1, 50) g`.execute(db);
 });
+
+/**
+ * The statements prepared on a pool of one connection per plan mode (`max: 1`): its session
+ * connection's (read by an unmarked statement) and its generic one's (a marked one).
+ */
+async function preparedOn(single: Db, where: RawBuilder<unknown>): Promise<{ statement: string; generic_plans: string }[]> {
+  const read = (mark: RawBuilder<unknown>) => sql<{ statement: string; generic_plans: string }>`SELECT ${mark} statement, generic_plans FROM pg_prepared_statements WHERE ${where}`.execute(single);
+  const [session, generic] = await Promise.all([read(sql``), read(GENERIC_PLAN)]);
+  return [...session.rows, ...generic.rows];
+}
 
 after(async () => {
   await db.destroy();
@@ -148,7 +158,7 @@ test('a search page without text or filters is planned once; with either, per re
       const single = createDb(createPool(database.url, { max: 1 }));
       try {
         await searchIds(single, spec, ctx);
-        const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement ~ '^SELECT .*id FROM ens_names WHERE'`.execute(single);
+        const rows = await preparedOn(single, sql`statement ~ '^SELECT .*id FROM ens_names WHERE'`);
         return rows.map((r) => r.statement.startsWith('SELECT /* generic plan */ id')).sort();
       } finally {
         await single.destroy();
@@ -156,15 +166,23 @@ test('a search page without text or filters is planned once; with either, per re
     };
     assert.deepEqual(await tiers({ q: 'abc', filters: {}, sort: 'relevance', offset: 0, limit: 20 }), [false, true]);
     assert.deepEqual(await tiers({ q: 'abc', filters: { minLength: 3 }, sort: 'relevance', offset: 0, limit: 20 }), [false, false]);
-    // a short text's relevance page, read length by length, is planned once; with a filter, per request
+    // a short text's relevance page, read length by length, is planned once with its results; with
+    // a filter, its ids are planned per request and their results, read by id, once
+    for (const label of ['abacus', 'abbey', 'abc']) await createName(db, `${label}.eth`);
     const short = async (filters: Parameters<typeof searchIds>[1]['filters']) => {
       await sql`DEALLOCATE ALL`.execute(conn);
-      await searchPage(conn, { q: 'ab', filters, sort: 'relevance', offset: 20, limit: 20 }, ctx, resultRows);
-      const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%unnest(ARRAY(%'`.execute(conn);
-      return rows.map((r) => r.statement.startsWith('SELECT /* generic plan */'));
+      const page = await searchPage(conn, { q: 'ab', filters, sort: 'relevance', offset: 0, limit: 20 }, ctx, resultRows);
+      const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%ens_names%' AND statement NOT LIKE '%count(*)::int AS n%'`.execute(conn);
+      const statements = rows.map((r) => `${r.statement.includes('unnest(') ? 'results' : 'ids'} ${r.statement.startsWith('SELECT /* generic plan */') ? 'once' : 'per request'}`);
+      return { statements: statements.sort(), names: page.rows.map((r) => r.name) };
     };
-    assert.deepEqual(await short({}), [true]);
-    assert.deepEqual(await short({ minLength: 3 }), [false]);
+    const unfiltered = await short({});
+    assert.deepEqual(unfiltered.statements, ['results once']);
+    const filtered = await short({ minLength: 3 });
+    assert.deepEqual(filtered.statements, ['ids per request', 'results once']);
+    // (the same names either way: the labels here are all at least 3 characters long)
+    assert.deepEqual(unfiltered.names, ['abc.eth', 'abbey.eth', 'abacus.eth']);
+    assert.deepEqual(filtered.names, unfiltered.names);
   });
 });
 
@@ -174,9 +192,9 @@ test('comment pages and counts are planned once, except an owner\'s', async () =
   try {
     const comments = new CommentService({ db: single, config: {} as Config });
     const marks = async (q: Parameters<CommentService['feed']>[0]) => {
-      await sql`DEALLOCATE ALL`.execute(single);
+      await Promise.all([sql`DEALLOCATE ALL`.execute(single), sql`SELECT ${GENERIC_PLAN} 1; DEALLOCATE ALL`.execute(single)]);
       await comments.feed(q);
-      const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%FROM comments c%'`.execute(single);
+      const rows = await preparedOn(single, sql`statement LIKE '%FROM comments c%'`);
       return rows.map((r) => r.statement.startsWith('SELECT /* generic plan */')).sort();
     };
     // the page and its count
@@ -197,7 +215,7 @@ test('an anonymous name page is one statement, planned once; a signed-in one add
     try {
       const names = new NamesService({ db: single, config, logger: undefined as never, cache: undefined as never });
       assert.equal((await names.detail('OneStatement.eth', user)).name, 'onestatement.eth');
-      const { rows } = await sql<{ statement: string; generic_plans: string }>`SELECT statement, generic_plans FROM pg_prepared_statements`.execute(single);
+      const rows = await preparedOn(single, sql`true`);
       return rows.map((r) => /^select \/\* generic plan \*\//i.test(r.statement) && Number(r.generic_plans) === 1);
     } finally {
       await single.destroy();
@@ -218,4 +236,38 @@ test('a table changed under a prepared statement fails that query once, then the
   }
   // every connection that held the stale statement was dropped: later reads see the new column
   for (let i = 0; i < 4; i++) assert.deepEqual(await read(), { id: 1, label: 'l1', extra: 7 });
+});
+
+test('a checkout takes its connection from the pool of its first statement\'s plan mode, so a marked statement needs no SET', async () => {
+  const url = new URL(database.url);
+  url.searchParams.set('options', '-c work_mem=5MB -c plan_cache_mode=auto');
+  const pooled = createDb(createPool(url.toString(), { max: 2 }));
+  // (source: `client` for a start-up option, `session` for a SET)
+  const setting = (mark: RawBuilder<unknown>) => sql<{ mode: string; source: string; work_mem: string; jit: string }>`
+    SELECT ${mark} setting AS mode, source, current_setting('work_mem') AS work_mem, current_setting('jit') AS jit FROM pg_settings WHERE name = 'plan_cache_mode'`;
+  const generic = { mode: 'force_generic_plan', work_mem: '5MB', jit: 'off' };
+  const session = { mode: 'auto', work_mem: '5MB', jit: 'off' }; // the URL's mode wins in the main pool
+  try {
+    // each statement outside a transaction has a checkout of its own, in its own mode from start-up
+    const [marked, unmarked] = await Promise.all([setting(GENERIC_PLAN).execute(pooled), setting(sql``).execute(pooled)]);
+    assert.deepEqual(marked.rows, [{ ...generic, source: 'client' }]);
+    assert.deepEqual(unmarked.rows, [{ ...session, source: 'client' }]);
+    // a checkout that starts with a marked statement keeps that connection: an unmarked statement
+    // sets the main pool's mode on it, and a rollback leaves it there
+    await pooled.connection().execute(async (conn) => {
+      assert.deepEqual((await setting(GENERIC_PLAN).execute(conn)).rows, [{ ...generic, source: 'client' }]);
+      assert.deepEqual((await setting(sql``).execute(conn)).rows, [{ ...session, source: 'session' }]);
+      await sql`BEGIN`.execute(conn);
+      assert.deepEqual((await setting(GENERIC_PLAN).execute(conn)).rows, [{ ...generic, source: 'client' }]); // (RESET)
+      await sql`ROLLBACK`.execute(conn);
+      assert.deepEqual((await setting(sql``).execute(conn)).rows, [{ ...session, source: 'session' }]);
+      assert.deepEqual((await setting(GENERIC_PLAN).execute(conn)).rows.map((r) => r.mode), ['force_generic_plan']);
+    });
+    // transactions start with BEGIN: the main pool's connections
+    await pooled.transaction().execute(async (trx) => {
+      assert.deepEqual((await setting(sql``).execute(trx)).rows, [{ ...session, source: 'client' }]);
+    });
+  } finally {
+    await pooled.destroy();
+  }
 });
