@@ -82,13 +82,16 @@ export class DatabaseTimeoutError extends Error {
   readonly code = 'ENSM_DB_TIMEOUT';
 }
 
+/** The settings a pool was made with (pg keeps them, typed only on its own side), start-up `options` included. */
+const optionsOf = (pool: pg.Pool) => (pool as unknown as { options: pg.PoolConfig & { options?: string } }).options;
+
 /**
  * The pool for statements marked GENERIC_PLAN, made from `pool` at its first use: the same
  * connection settings, started in `force_generic_plan` (after the URL's options: a marked
  * statement asks for a generic plan whatever the operator's default), half as many connections.
  */
 function genericSibling(pool: pg.Pool): pg.Pool {
-  const options = (pool as unknown as { options: pg.PoolConfig & { options?: string } }).options;
+  const options = optionsOf(pool);
   const startup = [options.options, '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' ');
   const sibling = new pg.Pool({ ...options, options: startup, max: Math.ceil((options.max ?? 10) / 2) });
   sibling.on('error', () => {});
@@ -107,7 +110,7 @@ function genericSibling(pool: pg.Pool): pg.Pool {
 function timedPool(pool: pg.Pool): PostgresPool {
   const timeoutMs = timeouts.get(pool) ?? 0;
   let generic: pg.Pool | undefined;
-  const toSession = `SET plan_cache_mode = ${sessionModeOf((pool as unknown as { options: { options?: string } }).options.options)}`;
+  const toSession = `SET plan_cache_mode = ${sessionModeOf(optionsOf(pool).options)}`;
   return {
     end: async () => {
       await Promise.all([pool.end(), generic?.end()]);
