@@ -229,9 +229,12 @@ export const resultJsonRowsWith = <E extends object>(db: Executor, source: RawBu
 export const resultRows: PageReader<ResultJsonRow> = async (db, page, plan) => {
   if (plan === 'generic') return resultJsonRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`, { plan });
   const ids = (await page.execute(db)).rows.map((r) => r.id);
-  if (ids.length === 0) return [];
-  return resultJsonRowsFrom(db, sql`unnest(${ids}::bigint[]) WITH ORDINALITY AS p(id, ord)`, { plan: 'generic' });
+  return ids.length === 0 ? [] : resultJsonRowsOfIds(db, ids);
 };
+
+/** The result JSON rows of name ids, in the order given (a list of keys: planned once). */
+const resultJsonRowsOfIds = (db: Executor, ids: readonly number[]) =>
+  resultJsonRowsFrom(db, sql`unnest(${[...ids]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, { plan: 'generic' });
 
 /**
  * Loads standard search results for name ids, in the order given. Indexed queries whatever the
@@ -241,7 +244,7 @@ export const resultRows: PageReader<ResultJsonRow> = async (db, page, plan) => {
 export async function loadSearchResults(db: Executor, ids: readonly number[], viewerId?: number): Promise<ResultJson[]> {
   if (ids.length === 0) return [];
   const [rows, viewer] = await Promise.all([
-    resultJsonRowsFrom(db, sql`unnest(${[...ids]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, { plan: 'generic' }),
+    resultJsonRowsOfIds(db, ids),
     viewerState(db, ids, viewerId),
   ]);
   return rows.map((row) => toResultJson(row, viewer));

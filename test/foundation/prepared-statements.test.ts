@@ -36,6 +36,11 @@ async function preparedOn(single: Db, where: RawBuilder<unknown>): Promise<{ sta
   return [...session.rows, ...generic.rows];
 }
 
+/** Forgets the statements prepared on both connections of such a pool. */
+async function deallocateOn(single: Db): Promise<void> {
+  await Promise.all([sql`DEALLOCATE ALL`.execute(single), sql`SELECT ${GENERIC_PLAN} 1; DEALLOCATE ALL`.execute(single)]);
+}
+
 after(async () => {
   await db.destroy();
   await database.drop();
@@ -192,7 +197,7 @@ test('comment pages and counts are planned once, except an owner\'s', async () =
   try {
     const comments = new CommentService({ db: single, config: {} as Config });
     const marks = async (q: Parameters<CommentService['feed']>[0]) => {
-      await Promise.all([sql`DEALLOCATE ALL`.execute(single), sql`SELECT ${GENERIC_PLAN} 1; DEALLOCATE ALL`.execute(single)]);
+      await deallocateOn(single);
       await comments.feed(q);
       const rows = await preparedOn(single, sql`statement LIKE '%FROM comments c%'`);
       return rows.map((r) => r.statement.startsWith('SELECT /* generic plan */')).sort();
