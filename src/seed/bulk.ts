@@ -53,7 +53,8 @@ export async function dropAll(client: pg.ClientBase, items: readonly SchemaItem[
 const PLAIN_UNIQUE = /^UNIQUE (\([^()]*\))$/;
 
 /**
- * Builds the items again; with `ifMissing`, skips those that exist (healing after a crash). A
+ * Builds the items again; with `ifMissing`, skips those that exist (healing after a crash), but
+ * validates a foreign key that exists unchecked (NOT VALID). A
  * missing plain unique constraint whose index is there (built under its name before the crash)
  * is attached to it (`ADD CONSTRAINT ... USING INDEX`, no second build).
  */
@@ -65,8 +66,13 @@ export async function createAll(client: pg.ClientBase, items: readonly SchemaIte
       continue;
     }
     if (ifMissing) {
-      const { rowCount } = await client.query(`SELECT 1 FROM pg_constraint WHERE conrelid = $1::regclass AND quote_ident(conname) = $2`, [i.table, i.name]);
-      if (rowCount) continue;
+      const { rows } = await client.query<{ convalidated: boolean }>(`SELECT convalidated FROM pg_constraint WHERE conrelid = $1::regclass AND quote_ident(conname) = $2`,
+        [i.table, i.name]);
+      if (rows.length > 0) {
+        // a foreign key added unchecked (attachParked) by a seed that died before it was validated
+        if (!rows[0].convalidated) await client.query(`ALTER TABLE ${i.table} VALIDATE CONSTRAINT ${i.name}`);
+        continue;
+      }
       if (PLAIN_UNIQUE.test(i.def)) {
         const { rowCount: built } = await client.query(`SELECT 1 FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
           WHERE x.indrelid = $1::regclass AND quote_ident(c.relname) = $2 AND x.indisunique AND x.indisvalid`, [i.table, i.name]);
@@ -119,6 +125,20 @@ export async function restoreParked(client: pg.ClientBase, tables?: readonly str
   const kept = items.filter((i) => !restored.includes(i));
   if (kept.length === 0) await client.query(`DELETE FROM sync_state WHERE key = $1`, [PARKED]);
   else await client.query(`UPDATE sync_state SET value = $2::jsonb, updated_at = now() WHERE key = $1`, [PARKED, JSON.stringify(kept)]);
+}
+
+/**
+ * Adds the parked foreign keys NOT VALID: without checking the rows, so it takes a moment (see
+ * attachParked in tail.ts). They stay parked: `restoreParked` validates them if they are still
+ * unchecked, so a seed that dies before they are validated is healed. The keys, to validate.
+ */
+export async function addParkedKeysUnchecked(client: pg.ClientBase): Promise<SchemaItem[]> {
+  const keys = (await parked(client, true)).filter((i) => i.kind === 'constraint' && i.def.startsWith('FOREIGN KEY'));
+  for (const k of keys) {
+    const { rowCount } = await client.query(`SELECT 1 FROM pg_constraint WHERE conrelid = $1::regclass AND quote_ident(conname) = $2`, [k.table, k.name]);
+    if (!rowCount) await client.query(`ALTER TABLE ${k.table} ADD CONSTRAINT ${k.name} ${k.def} NOT VALID`);
+  }
+  return keys;
 }
 
 async function parked(client: pg.ClientBase, lock = false): Promise<SchemaItem[]> {

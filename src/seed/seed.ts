@@ -228,15 +228,11 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     const marketLoaded = commit([listings, offers, sales, notifications, votes, voteEvents]);
 
     // Last pass: the names' rows, summaries included (no update of a million rows after the load),
-    // their indexes and unique keys built before they commit. Then the first pass's tables get their
-    // keys to the names back.
+    // their indexes and unique keys built before they commit.
     const [ensNames] = await open('ens_names');
     for (let i = 0; i < population.names.length; i++) await writeName(ensNames, i, population.names[i], hashes, summaries, currencies, now);
     const namesLoaded = commit([ensNames]);
     progress('(generated rows)', log.size);
-    const chainKeyed = Promise.all([chainLoaded, namesLoaded]).then(() => attachParked(pool, ['registrations', 'name_views_daily', 'name_view_counts']));
-    chainKeyed.catch(() => undefined);
-    beside.push(chainKeyed);
 
     // The activity log, oldest first, streams while the tables above commit and build their indexes.
     const activityLoaded = (async () => {
@@ -249,7 +245,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     activityLoaded.catch(() => undefined);
     beside.push(activityLoaded);
     await namesLoaded;
-    await chainKeyed;
+    await chainLoaded;
     await marketLoaded;
     await sequencesAndStatistics(pool, WITH_ID, ['trend_windows']);
     progress('(analyzed)');
@@ -258,7 +254,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     // autovacuum is off (without statistics a trending page read 40,000 rows to sort 20: 40 ms).
     await analyze(pool, DERIVED_TABLES);
     await activityLoaded;
-    // the names' unique keys and the foreign keys, once nothing else is running
+    // the foreign keys, once nothing else is running
     await attachParked(pool);
     progress('(derived data refreshed)');
     return Object.fromEntries([...TABLES, 'activity_events'].map((t) => [t, counts[t] ?? 0]));

@@ -5,9 +5,10 @@ import { recoverTypedDataAddress, type Hex } from 'viem';
 import { parseEthName } from '../../src/lib/ens.js';
 import { orderHash, orderTypedData, type OrderComponents } from '../../src/lib/seaport.js';
 import { DAY, HOUR } from '../../src/lib/time.js';
-import { park } from '../../src/seed/bulk.js';
+import { addParkedKeysUnchecked, park } from '../../src/seed/bulk.js';
 import { CopyWriter, textArray } from '../../src/seed/copy.js';
 import { healInterruptedSeed, seedDemoData, seedOptionsFrom, startOfUtcDay } from '../../src/seed/seed.js';
+import { inTransaction } from '../../src/seed/tail.js';
 import { addressOf } from '../helpers/accounts.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 
@@ -305,6 +306,12 @@ describe('demo data seed', () => {
     assert.deepEqual(await schema(), schemaBefore);
     await park(ctx.container.pool, 'ens_names');
     assert.notDeepEqual(await schema(), schemaBefore);
+    await healInterruptedSeed(ctx.container.pool);
+    assert.deepEqual(await schema(), schemaBefore);
+    // died after its foreign keys were added unchecked, before they were validated
+    await park(ctx.container.pool, 'activity_events', 'foreign keys');
+    await inTransaction(ctx.container.pool, async (client) => void (await addParkedKeysUnchecked(client)));
+    assert.ok((await schema()).some((r) => /^activity_events FOREIGN KEY .* NOT VALID$/.test(String(r.def))));
     await healInterruptedSeed(ctx.container.pool);
     assert.deepEqual(await schema(), schemaBefore);
   });
