@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { pgSocket } from './pg-socket.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,7 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     connectionTimeoutMillis: options.timeoutMs || DEFAULT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
+    stream: pgSocket,
   });
   // Queries are bounded by the client only where the server bounds them too; a pool for long
   // statements (the seed's) gets its statement timeout plus the client's margin.
