@@ -66,11 +66,10 @@ export async function createAll(client: pg.ClientBase, items: readonly SchemaIte
       continue;
     }
     if (ifMissing) {
-      const { rows } = await client.query<{ convalidated: boolean }>(`SELECT convalidated FROM pg_constraint WHERE conrelid = $1::regclass AND quote_ident(conname) = $2`,
-        [i.table, i.name]);
-      if (rows.length > 0) {
+      const existing = await constraintOf(client, i);
+      if (existing) {
         // a foreign key added unchecked (attachParked) by a seed that died before it was validated
-        if (!rows[0].convalidated) await client.query(`ALTER TABLE ${i.table} VALIDATE CONSTRAINT ${i.name}`);
+        if (!existing.convalidated) await client.query(`ALTER TABLE ${i.table} VALIDATE CONSTRAINT ${i.name}`);
         continue;
       }
       if (PLAIN_UNIQUE.test(i.def)) {
@@ -113,18 +112,14 @@ export async function park(pool: pg.Pool, table: string, which: 'indexes' | 'for
 
 /**
  * Builds the parked indexes and constraints again (within the client's transaction) and forgets
- * them; with `tables`, only those of these tables. Does nothing when none are parked; after a seed
- * that died half-way it restores what was dropped.
+ * them. Does nothing when none are parked; after a seed that died half-way it restores what was
+ * dropped.
  */
-export async function restoreParked(client: pg.ClientBase, tables?: readonly string[]): Promise<void> {
-  // the row lock keeps two partial restores from forgetting each other's items
-  const items = await parked(client, true);
-  const restored = tables === undefined ? items : items.filter((i) => tables.includes(i.table));
-  if (restored.length === 0) return;
-  await createAll(client, restored, true);
-  const kept = items.filter((i) => !restored.includes(i));
-  if (kept.length === 0) await client.query(`DELETE FROM sync_state WHERE key = $1`, [PARKED]);
-  else await client.query(`UPDATE sync_state SET value = $2::jsonb, updated_at = now() WHERE key = $1`, [PARKED, JSON.stringify(kept)]);
+export async function restoreParked(client: pg.ClientBase): Promise<void> {
+  const items = await parked(client);
+  if (items.length === 0) return;
+  await createAll(client, items, true);
+  await client.query(`DELETE FROM sync_state WHERE key = $1`, [PARKED]);
 }
 
 /**
@@ -133,15 +128,22 @@ export async function restoreParked(client: pg.ClientBase, tables?: readonly str
  * unchecked, so a seed that dies before they are validated is healed. The keys, to validate.
  */
 export async function addParkedKeysUnchecked(client: pg.ClientBase): Promise<SchemaItem[]> {
-  const keys = (await parked(client, true)).filter((i) => i.kind === 'constraint' && i.def.startsWith('FOREIGN KEY'));
+  const keys = (await parked(client)).filter((i) => i.kind === 'constraint' && i.def.startsWith('FOREIGN KEY'));
   for (const k of keys) {
-    const { rowCount } = await client.query(`SELECT 1 FROM pg_constraint WHERE conrelid = $1::regclass AND quote_ident(conname) = $2`, [k.table, k.name]);
-    if (!rowCount) await client.query(`ALTER TABLE ${k.table} ADD CONSTRAINT ${k.name} ${k.def} NOT VALID`);
+    if (!(await constraintOf(client, k))) await client.query(`ALTER TABLE ${k.table} ADD CONSTRAINT ${k.name} ${k.def} NOT VALID`);
   }
   return keys;
 }
 
-async function parked(client: pg.ClientBase, lock = false): Promise<SchemaItem[]> {
-  const { rows } = await client.query<{ value: SchemaItem[] }>(`SELECT value FROM sync_state WHERE key = $1${lock ? ' FOR UPDATE' : ''}`, [PARKED]);
+/** The constraint of that table and name, if it exists. */
+async function constraintOf(client: pg.ClientBase, item: SchemaItem): Promise<{ convalidated: boolean } | undefined> {
+  const { rows } = await client.query<{ convalidated: boolean }>(`SELECT convalidated FROM pg_constraint WHERE conrelid = $1::regclass AND quote_ident(conname) = $2`,
+    [item.table, item.name]);
+  return rows[0];
+}
+
+/** The parked items, their row locked until the client's transaction ends (one restore at a time). */
+async function parked(client: pg.ClientBase): Promise<SchemaItem[]> {
+  const { rows } = await client.query<{ value: SchemaItem[] }>(`SELECT value FROM sync_state WHERE key = $1 FOR UPDATE`, [PARKED]);
   return rows[0]?.value ?? [];
 }
