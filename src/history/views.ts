@@ -146,14 +146,14 @@ async function countViewers(trx: Executor, rows: readonly { ens_name_id: number;
   await sql`DELETE FROM name_viewers_by_day WHERE day < current_date - ${VIEWER_DAYS_KEPT}::int`.execute(trx);
 }
 
-/** Rebuilds the distinct-viewer counters from the stored views (the seed, after loading them). */
+/** Rebuilds the distinct-viewer counters from the stored views (the seed, after loading them), in their keys' order (see trend-counters.ts's SOURCES). */
 export async function rebuildViewerCounts(db: Executor): Promise<void> {
   await sql`DELETE FROM name_viewers_by_day`.execute(db);
   await sql`DELETE FROM name_viewer_latest`.execute(db);
   await sql`
     INSERT INTO name_viewer_latest (ens_name_id, viewer, day)
-    SELECT ens_name_id, viewer, max(day) FROM name_views_daily WHERE day >= current_date - ${VIEWER_DAYS_KEPT}::int GROUP BY 1, 2`.execute(db);
-  await sql`INSERT INTO name_viewers_by_day (ens_name_id, day, viewers) SELECT ens_name_id, day, count(*) FROM name_viewer_latest GROUP BY 1, 2`.execute(db);
+    SELECT ens_name_id, viewer, max(day) FROM name_views_daily WHERE day >= current_date - ${VIEWER_DAYS_KEPT}::int GROUP BY 1, 2 ORDER BY 1, 2`.execute(db);
+  await sql`INSERT INTO name_viewers_by_day (ens_name_id, day, viewers) SELECT ens_name_id, day, count(*) FROM name_viewer_latest GROUP BY 1, 2 ORDER BY 1, 2`.execute(db);
 }
 
 const counters = new WeakMap<Db, ViewCounter>();

@@ -142,5 +142,5 @@ export async function bucketViews(db: Db, now: number): Promise<void> {
     INSERT INTO trend_buckets (hour, metric, ens_name_id, total, positive)
     SELECT date_trunc('hour', seen_at, 'UTC'), 'views', ens_name_id, count(*), 0 FROM name_views_daily
     WHERE seen_at >= ${new Date(Math.floor(now / HOUR) * HOUR - 168 * HOUR)}
-    GROUP BY 1, 3`.execute(db);
+    GROUP BY 1, 3 ORDER BY 1, 3`.execute(db);
 }
