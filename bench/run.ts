@@ -48,7 +48,7 @@ const { values: args } = parseArgs({
 const seconds = Number(args.duration);
 const warmSeconds = Number(args.warmup);
 /** Seconds of /health measured after each endpoint, its ratio's baseline (with the one before it). */
-const besideSeconds = Math.min(2, Math.max(1, Math.round(Number(args.duration) / 2)));
+const besideSeconds = Math.min(2, Math.max(1, Math.round(seconds / 2)));
 const connections = Number(args.connections);
 const workerCounts = args.workers.split(',').map(Number);
 if (!(seconds > 0) || !(warmSeconds >= 0) || !(connections > 0) || workerCounts.some((n) => !Number.isInteger(n) || n < 1 || n > 64)) {
@@ -290,8 +290,8 @@ try {
       // the same speed: each endpoint's ratio is to /health measured just before and just after it
       // (the mean of the two), and the row shows that figure. /health's own ratio is the mean of its
       // ratios to the bare route measured beside it, at the start and at the end.
-      const beside = (): Promise<Measure> => measure(port, ['/health'], undefined, besideSeconds);
-      const rows: { c: Case; m: Measure; health: number }[] = [];
+      const healthBeside = (): Promise<Measure> => measure(port, ['/health'], undefined, besideSeconds);
+      const rows: { c: Case; m: Measure; beside: number }[] = [];
       let before: Measure | undefined;
       for (const c of cases.filter((c) => c.kind === 'baseline' || !args.only || new RegExp(args.only, 'i').test(c.name))) {
         const refused = await probe(port, c.paths, c.bodies);
@@ -302,11 +302,11 @@ try {
         const m = await measure(port, c.paths, c.bodies);
         m.non2xx += refused.length + (warm?.non2xx ?? 0);
         m.errors += warm?.errors ?? 0;
-        const after = c.kind === 'baseline' ? m : await beside();
-        const health = c.kind === 'baseline' ? m.rps : ((before ?? after).rps + after.rps) / 2;
+        const after = c.kind === 'baseline' ? m : await healthBeside();
+        const beside = c.kind === 'baseline' ? m.rps : ((before ?? after).rps + after.rps) / 2;
         failedRequests += c.kind === 'baseline' ? 0 : after.errors + after.non2xx;
         before = after;
-        rows.push({ c, m, health });
+        rows.push({ c, m, beside });
       }
       floors.push(await measure(bare.port, ['/health']));
       const healths = rows.filter((r) => r.c.kind === 'baseline').map((r) => r.m);
@@ -322,9 +322,9 @@ try {
       out(`| endpoint | paths in mix | req/s | /health beside | ratio | target | p50 ms | p99 ms (≤ ${P99_MS}) | errors | result |`);
       out('|---|---|---|---|---|---|---|---|---|---|');
       out(`| bare Fastify route (floor) | 1 | ${Math.round(floor)} | | 1 | | ${floors[0].p50} | ${floors[0].p99} | ${floors.reduce((n, f) => n + f.errors + f.non2xx, 0)} | |`);
-      for (const { c, m, health: besideHealth } of rows) {
+      for (const { c, m, beside } of rows) {
         const rps = c.kind === 'baseline' ? health : m.rps;
-        const ratio = c.kind === 'baseline' ? healthRatio : m.rps / besideHealth;
+        const ratio = c.kind === 'baseline' ? healthRatio : beside > 0 ? m.rps / beside : 0;
         const errors = m.errors + m.non2xx;
         failedRequests += errors;
         const short = [
@@ -334,7 +334,7 @@ try {
           m.requests === 0 ? 'no requests' : '',
         ].filter(Boolean);
         if (short.length > 0) missed++;
-        out(`| ${c.name} | ${c.paths.length} | ${Math.round(rps)} | ${c.kind === 'baseline' ? '' : Math.round(besideHealth)} | ${ratio.toFixed(3)} | ≥ ${TARGET[c.kind]}${c.kind === 'baseline' ? ' of bare' : ''} | ${m.p50} | ${m.p99} | ${errors} | ${short.length > 0 ? `MISSED (${short.join(', ')})` : 'ok'} |`);
+        out(`| ${c.name} | ${c.paths.length} | ${Math.round(rps)} | ${c.kind === 'baseline' ? '' : Math.round(beside)} | ${ratio.toFixed(3)} | ≥ ${TARGET[c.kind]}${c.kind === 'baseline' ? ' of bare' : ''} | ${m.p50} | ${m.p99} | ${errors} | ${short.length > 0 ? `MISSED (${short.join(', ')})` : 'ok'} |`);
       }
       const rss = peakRssMb(server.pid!);
       if (workers === 1 && rss > RSS_MB) missed++;
