@@ -1,9 +1,10 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
+import { rowTexts } from '../db/row-texts.js';
 import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { ListingStatus } from '../db/schema.js';
-import { countOfParts, EXACT_COUNT_LIMIT, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
+import { countOfParts, statusBetween, type PageRow, EXACT_COUNT_LIMIT, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
 
 /** What the rules read of a listing joined with its name (a response shows LISTING_JSON instead). */
 export interface ListingRow {
@@ -76,9 +77,10 @@ const COLUMNS = ['l.id', 'l.ens_name_id', 'l.seller_address', 'l.source', 'n.nam
 /**
  * A listing as every response shows it (the `Listing` schema, field for field, in its order), as
  * JSON text written by PostgreSQL (db/json-rows.ts): the one mapping of a listing row to the API.
- * Amounts are decimal strings, times `iso()`'s form, the status the effective one.
+ * Amounts are decimal strings, times `iso()`'s form, the status the effective one. Its fields
+ * before and after the status are two lists, so a kept text (db/row-texts.ts) takes a new status.
  */
-export const LISTING_JSON = jsonObject({
+const LISTING_HEAD = {
   id: 'l.id',
   ens_name_id: 'l.ens_name_id',
   seller_address: 'l.seller_address',
@@ -88,7 +90,8 @@ export const LISTING_JSON = jsonObject({
   ...currencyJson('l.currency_address'),
   order_hash: 'l.order_hash',
   order_data: 'l.order_json', // order_data's text, stored with it (0031)
-  status: EFFECTIVE_STATUS_SQL,
+};
+const LISTING_TAIL = {
   source: 'l.source',
   created_at: isoText('l.created_at'),
   updated_at: isoText('l.updated_at'),
@@ -104,7 +107,25 @@ export const LISTING_JSON = jsonObject({
   name_expiry_date: isoText('n.expiry_date'),
   registration_date: isoText('n.registration_date'),
   last_sale_date: isoText('n.last_sale_date'),
-});
+};
+/** LISTING_JSON, as text: LISTING_HEAD's fields, the status, LISTING_TAIL's. */
+export const LISTING_JSON = jsonObject({ ...LISTING_HEAD, status: EFFECTIVE_STATUS_SQL, ...LISTING_TAIL });
+
+/**
+ * A listing's row version for its kept text (db/row-texts.ts): the listing's and its name's, the
+ * rows LISTING_JSON reads. Pages return this and the status; the texts come from `listingTexts`.
+ */
+const LISTING_VERSION = sql.raw<string>("l.xmin::text || ':' || n.xmin::text");
+const PAGE_ROW = [sql<number>`l.id`.as('id'), LISTING_VERSION.as('v'), EFFECTIVE_STATUS.as('status')] as const;
+
+/** The listings of a page (`PAGE_ROW`s) as LISTING_JSON texts, in their order (db/row-texts.ts). */
+function listingTexts(db: Executor, rows: PageRow[]): Promise<string[]> {
+  return rowTexts(db, 'listings', rows, (ids) => withName(db)
+    .modifyFront(GENERIC_PLAN)
+    .select([...PAGE_ROW, sql<string>`left(${jsonObject(LISTING_HEAD)}, -1)`.as('head'), sql<string>`substr(${jsonObject(LISTING_TAIL)}, 2)`.as('tail')])
+    .where(sql<SqlBool>`l.id = ANY(${ids}::int[])`)
+    .execute(), statusBetween);
+}
 
 /**
  * Whether a page's plan is the same whatever the values (GENERIC_PLAN, planned once per connection:
@@ -159,10 +180,10 @@ export async function listListings(db: Executor, f: ListingFilters, sort: Listin
     const page = pageOfParts(db, parts, order, limit, v.offset, v.reach).as('pg');
     return withName(db).innerJoin(page, 'pg.id', 'l.id')
       .$if(generic, (qb) => qb.modifyFront(GENERIC_PLAN))
-      .select(LISTING_JSON.as('json'))
+      .select(PAGE_ROW)
       .orderBy('pg.k', order).orderBy('pg.id', order);
   });
-  return rows.map((r) => r.json);
+  return listingTexts(db, rows);
 }
 
 /**
@@ -186,13 +207,13 @@ export async function listingJsonById(db: Executor, id: number): Promise<string 
 
 export async function findActiveListingsOfName(db: Executor, ensNameId: number): Promise<string[]> {
   const rows = await withName(db)
-    .select(LISTING_JSON.as('json'))
+    .select(PAGE_ROW)
     .where('l.ens_name_id', '=', ensNameId)
     .where(statusParts('active')[0])
     .orderBy('l.created_at', 'desc')
     .orderBy('l.id', 'desc')
     .execute();
-  return rows.map((r) => r.json);
+  return listingTexts(db, rows);
 }
 
 export interface NewListing {

@@ -1,9 +1,10 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
+import { rowTexts } from '../db/row-texts.js';
 import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { OfferStatus } from '../db/schema.js';
-import { countOfParts, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
+import { countOfParts, statusBetween, type PageRow, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
 
 export interface OfferFilters {
   buyer?: string;
@@ -52,9 +53,10 @@ function filtered(db: Executor, f: OfferFilters, part: RawBuilder<SqlBool> | und
 
 /**
  * An offer as every response shows it (the `Offer` schema, field for field, in its order), as JSON
- * text written by PostgreSQL (db/json-rows.ts): the one mapping of an offer row to the API.
+ * text written by PostgreSQL (db/json-rows.ts): the one mapping of an offer row to the API. Its
+ * fields before and after the status are two lists, so a kept text (db/row-texts.ts) takes a new status.
  */
-export const OFFER_JSON = jsonObject({
+const OFFER_HEAD = {
   id: 'o.id',
   ens_name_id: 'o.ens_name_id',
   buyer_address: 'o.buyer_address',
@@ -63,7 +65,8 @@ export const OFFER_JSON = jsonObject({
   ...currencyJson('o.currency_address'),
   order_hash: 'o.order_hash',
   order_data: 'o.order_json', // order_data's text, stored with it (0031)
-  status: EFFECTIVE_STATUS,
+};
+const OFFER_TAIL = {
   created_at: isoText('o.created_at'),
   expires_at: isoText('o.expires_at'),
   source: 'o.source',
@@ -72,7 +75,23 @@ export const OFFER_JSON = jsonObject({
   unfunded_reason: 'o.unfunded_reason',
   name: 'n.name',
   token_id: weiText('n.token_id'),
-});
+};
+/** OFFER_JSON, as text: OFFER_HEAD's fields, the status, OFFER_TAIL's. */
+export const OFFER_JSON = jsonObject({ ...OFFER_HEAD, status: EFFECTIVE_STATUS, ...OFFER_TAIL });
+
+/** An offer's row version for its kept text (db/row-texts.ts): the offer's and its name's, the rows OFFER_JSON reads. */
+const PAGE_ROW = [sql<number>`o.id`.as('id'), sql.raw<string>("o.xmin::text || ':' || n.xmin::text").as('v'), sql.raw<string>(EFFECTIVE_STATUS).as('status')] as const;
+
+/** The offers of a page (`PAGE_ROW`s) as OFFER_JSON texts, in their order (db/row-texts.ts). */
+function offerTexts(db: Executor, rows: PageRow[]): Promise<string[]> {
+  return rowTexts(db, 'offers', rows, (ids) => db
+    .selectFrom('offers as o')
+    .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
+    .modifyFront(GENERIC_PLAN)
+    .select([...PAGE_ROW, sql<string>`left(${jsonObject(OFFER_HEAD)}, -1)`.as('head'), sql<string>`substr(${jsonObject(OFFER_TAIL)}, 2)`.as('tail')])
+    .where(sql<SqlBool>`o.id = ANY(${ids}::int[])`)
+    .execute(), statusBetween);
+}
 
 /** The offer as a response shows it (OFFER_JSON), undefined when there is none. */
 export async function offerJsonById(db: Executor, id: number): Promise<string | undefined> {
@@ -107,10 +126,10 @@ export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort,
       .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
       .innerJoin(page, 'pg.id', 'o.id')
       .modifyFront(GENERIC_PLAN)
-      .select(OFFER_JSON.as('json'))
+      .select(PAGE_ROW)
       .orderBy('pg.k', order).orderBy('pg.id', order);
   });
-  return rows.map((r) => r.json);
+  return offerTexts(db, rows);
 }
 
 /** How many offers match, counting at most `cap` (+1 tells "more than cap") per status part; one plan for all values. */

@@ -1,12 +1,21 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { cached, type Cache } from '../infra/cache.js';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
+import type { RowVersion } from '../db/row-texts.js';
 
 /**
  * Lists filtered by a status that is several index ranges (e.g. `expired` = written expired, or
  * still active/pending past its end time) read each range in index order and merge them, so no
  * range needs a sort of the whole table. Shared by listings and offers.
  */
+
+/** An order of a page: its id, row version (db/row-texts.ts) and effective status. */
+export interface PageRow extends RowVersion {
+  status: string;
+}
+
+/** The middle of an order's kept text (db/row-texts.ts): its status, between the fields before and after it. */
+export const statusBetween = (row: PageRow): string => `,"status":${JSON.stringify(row.status)},`;
 
 /**
  * One page of `{id, k}` as a subquery, not run: each part selects `id` and its sort key `k`,

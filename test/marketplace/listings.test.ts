@@ -237,4 +237,29 @@ describe('GET /api/v1/listings', () => {
     assert.equal(body(await t.app.inject({ method: 'GET', url: `/api/v1/listings/${u.id}` })).data.currency_symbol, 'USDC');
     await db.deleteFrom('listings').where('id', 'in', [u.id, w.id]).execute();
   });
+
+  it('a page read again shows every change since: the listing, its name, its end time passing', async () => {
+    const db = t.container.db;
+    const n = await createName(db, 'lima.eth', { owner: addressOf(5) });
+    const l = await insertListing(db, 5, n.id, 'lima.eth', 9n * ONE_ETH, { expiresAt: new Date(Date.now() + 1_500) });
+    const ofLima = async (query: string) => (await list(query)).data.listings.find((x: { id: number }) => x.id === l.id);
+    const first = await ofLima('?sort=price&order=desc');
+    assert.equal(first.status, 'active');
+    assert.deepEqual(await ofLima('?sort=price&order=desc'), first, 'read twice, the same');
+    const byName = async () => body(await t.app.inject({ method: 'GET', url: '/api/v1/listings/name/lima.eth' })).data[0];
+    assert.deepEqual(await byName(), first);
+
+    await db.updateTable('listings').set({ unfunded_reason: 'changed' }).where('id', '=', l.id).execute();
+    assert.equal((await ofLima('?sort=price&order=desc')).unfunded_reason, 'changed');
+    await db.updateTable('ens_names').set({ owner_address: addressOf(6).toLowerCase() }).where('id', '=', n.id).execute();
+    assert.equal((await ofLima('?sort=price&order=desc')).current_owner, addressOf(6).toLowerCase());
+    assert.deepEqual(await byName(), { ...first, unfunded_reason: 'changed', current_owner: addressOf(6).toLowerCase() });
+
+    // no write: the end time passes, and the page read before reads it expired
+    await new Promise((r) => setTimeout(r, Math.max(0, new Date(first.expires_at).getTime() - Date.now() + 50)));
+    assert.equal(await ofLima('?sort=price&order=desc'), undefined, 'no longer active');
+    const ended = await ofLima('?status=expired');
+    assert.deepEqual(ended, { ...first, status: 'expired', unfunded_reason: 'changed', current_owner: addressOf(6).toLowerCase() });
+    await db.deleteFrom('listings').where('id', '=', l.id).execute();
+  });
 });

@@ -297,4 +297,26 @@ describe('offers: reading and PUT /api/v1/offers/:id', () => {
     assert.equal(one.unfunded_at, '2026-01-02T03:04:05.678Z');
     assert.equal(one.offer_amount_wei, '2500000');
   });
+
+  it('a page of offers read again shows every change since: the offer, its name, its end time passing', async () => {
+    const db = t.container.db;
+    const named = await createName(db, 'renamed-offers.eth', { owner: addressOf(0) });
+    const o = await insertOffer(db, 4, named.id, named.name, ONE_ETH, { expiresAt: new Date(Date.now() + 1_500) });
+    const page = async (status: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/offers/name/${named.name}?status=${status}` });
+      assert.equal(res.statusCode, 200, show(res));
+      return body(res).data.offers[0];
+    };
+    const first = await page('pending');
+    assert.equal(first.id, o.id);
+    assert.deepEqual(await page('pending'), first, 'read twice, the same');
+    await db.updateTable('offers').set({ unfunded_reason: 'changed' }).where('id', '=', o.id).execute();
+    assert.equal((await page('pending')).unfunded_reason, 'changed');
+    await db.updateTable('ens_names').set({ token_id: '42' }).where('id', '=', named.id).execute();
+    assert.equal((await page('pending')).token_id, '42');
+    // no write: the end time passes, and the page read before reads it expired
+    await new Promise((r) => setTimeout(r, Math.max(0, new Date(first.expires_at).getTime() - Date.now() + 50)));
+    assert.equal(await page('pending'), undefined, 'no longer pending');
+    assert.deepEqual(await page('expired'), { ...first, status: 'expired', unfunded_reason: 'changed', token_id: '42' });
+  });
 });

@@ -1,0 +1,84 @@
+import { LRUCache } from 'lru-cache';
+import type { Executor } from './client.js';
+
+/**
+ * Rows' JSON texts kept by row version, so a page sends PostgreSQL's JSON of a row once per
+ * version instead of on every request. A listing's text is about 2 KB, 1.1 KB of it its signed
+ * order; writing, detoasting and sending 20 of those was two thirds of PostgreSQL's time for a
+ * page of listings and most of what the service parsed from it.
+ *
+ * A page's statement then returns each row's id and version (and what the text's middle needs);
+ * the texts of rows not kept, or kept at another version, come from a second statement by id.
+ * The version is the `xmin` of every row the text is made of (`l.xmin || ':' || n.xmin`):
+ * PostgreSQL gives each committed change of a row a new `xmin`, so a text is only served for the
+ * very row versions it was written from. What a text shows that changes without a write (an
+ * order's status once its end time passes) or that other rows hold (a search result's listings)
+ * is its middle, given by the page's statement and put between the kept head and tail. Entries
+ * expire after TTL_MS so an `xmin` cannot come round again (2^32 transactions) while kept.
+ *
+ * Inside a transaction nothing is kept or served: the transaction's own uncommitted writes keep
+ * its `xmin` from one write to the next.
+ */
+
+/** A page's row: its id and version. */
+export interface RowVersion {
+  id: number;
+  v: string;
+}
+
+/** A row's text without its middle, read at version `v`: the text is `head`, the middle, `tail`. */
+export interface RowPieces extends RowVersion {
+  head: string;
+  tail: string;
+}
+
+interface Kept {
+  v: string;
+  head: string;
+  tail: string;
+}
+
+/** At most this many characters of texts per kind and database handle (one-byte strings: bytes). */
+const MAX_CHARS = 16_000_000;
+const TTL_MS = 10 * 60_000;
+
+const kept = new WeakMap<object, Map<string, LRUCache<number, Kept>>>();
+
+function keptOf(db: Executor, kind: string): LRUCache<number, Kept> {
+  let kinds = kept.get(db);
+  if (kinds === undefined) kept.set(db, kinds = new Map());
+  let texts = kinds.get(kind);
+  if (texts === undefined) {
+    texts = new LRUCache<number, Kept>({ maxSize: MAX_CHARS, sizeCalculation: (k) => k.head.length + k.tail.length + 64, ttl: TTL_MS });
+    kinds.set(kind, texts);
+  }
+  return texts;
+}
+
+/**
+ * The texts of a page's `rows`, in their order: kept ones as kept, the others read by `fetch`
+ * (their ids, in one statement) and kept, each with `middle` of its row between head and tail. A
+ * row `fetch` reads is as it is now (a version, and a middle, newer than the page's, never older);
+ * one it no longer finds (deleted since the page was read) is left out. `kind` names the texts
+ * (a table, or a table's rows as another resource shows them).
+ */
+export async function rowTexts<R extends RowVersion>(
+  db: Executor, kind: string, rows: readonly R[], fetch: (ids: number[]) => Promise<(R & RowPieces)[]>, middle: (row: R) => string = () => '',
+): Promise<string[]> {
+  const texts = db.isTransaction ? undefined : keptOf(db, kind);
+  const out: (string | undefined)[] = rows.map((r) => {
+    const k = texts?.get(r.id);
+    return k !== undefined && k.v === r.v ? k.head + middle(r) + k.tail : undefined;
+  });
+  const missing = rows.filter((_, i) => out[i] === undefined);
+  if (missing.length === 0) return out as string[];
+  const fetched = new Map((await fetch(missing.map((r) => r.id))).map((f) => [f.id, f]));
+  const result: string[] = [];
+  for (const [i, r] of rows.entries()) {
+    const f = out[i] === undefined ? fetched.get(r.id) : undefined;
+    if (f !== undefined) texts?.set(f.id, { v: f.v, head: f.head, tail: f.tail });
+    const text = out[i] ?? (f === undefined ? undefined : f.head + middle(f) + f.tail);
+    if (text !== undefined) result.push(text);
+  }
+  return result;
+}
