@@ -59,26 +59,34 @@ function keptOf(db: Executor, kind: string): LRUCache<number, Kept> {
  * The texts of a page's `rows`, in their order: kept ones as kept, the others read by `fetch`
  * (their ids, in one statement) and kept, each with `middle` of its row between head and tail. A
  * row `fetch` reads is as it is now (a version, and a middle, newer than the page's, never older);
- * one it no longer finds (deleted since the page was read) is left out. `kind` names the texts
- * (a table, or a table's rows as another resource shows them).
+ * one it no longer finds (deleted since the page was read) has no text (`present` leaves it out).
+ * `kind` names the texts (a table, or a table's rows as another resource shows them).
  */
 export async function rowTexts<R extends RowVersion>(
   db: Executor, kind: string, rows: readonly R[], fetch: (ids: number[]) => Promise<(R & RowPieces)[]>, middle: (row: R) => string = () => '',
-): Promise<string[]> {
+): Promise<(string | undefined)[]> {
   const texts = db.isTransaction ? undefined : keptOf(db, kind);
   const out: (string | undefined)[] = rows.map((r) => {
     const k = texts?.get(r.id);
     return k !== undefined && k.v === r.v ? k.head + middle(r) + k.tail : undefined;
   });
   const missing = rows.filter((_, i) => out[i] === undefined);
-  if (missing.length === 0) return out as string[];
+  if (missing.length === 0) return out;
   const fetched = new Map((await fetch(missing.map((r) => r.id))).map((f) => [f.id, f]));
-  const result: string[] = [];
   for (const [i, r] of rows.entries()) {
     const f = out[i] === undefined ? fetched.get(r.id) : undefined;
-    if (f !== undefined) texts?.set(f.id, { v: f.v, head: f.head, tail: f.tail });
-    const text = out[i] ?? (f === undefined ? undefined : f.head + middle(f) + f.tail);
-    if (text !== undefined) result.push(text);
+    if (f === undefined) continue;
+    texts?.set(f.id, { v: f.v, head: f.head, tail: f.tail });
+    out[i] = f.head + middle(f) + f.tail;
   }
-  return result;
+  return out;
+}
+
+/** The texts that are there (rowTexts: a row deleted since its page was read has none). */
+export const present = (texts: readonly (string | undefined)[]): string[] => texts.filter((t): t is string => t !== undefined);
+
+/** A row's id and version from `id:version` (how a list of rows' versions comes out of one column). */
+export function versionRef(text: string): RowVersion {
+  const colon = text.indexOf(':');
+  return { id: Number(text.slice(0, colon)), v: text.slice(colon + 1) };
 }

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
-import { rowTexts } from '../db/row-texts.js';
+import { present, rowTexts } from '../db/row-texts.js';
 import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { ListingStatus } from '../db/schema.js';
@@ -124,7 +124,7 @@ function listingTexts(db: Executor, rows: PageRow[]): Promise<string[]> {
     .modifyFront(GENERIC_PLAN)
     .select([...PAGE_ROW, sql<string>`left(${jsonObject(LISTING_HEAD)}, -1)`.as('head'), sql<string>`substr(${jsonObject(LISTING_TAIL)}, 2)`.as('tail')])
     .where(sql<SqlBool>`l.id = ANY(${ids}::int[])`)
-    .execute(), statusBetween);
+    .execute(), statusBetween).then(present);
 }
 
 /**

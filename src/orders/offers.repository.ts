@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
-import { rowTexts } from '../db/row-texts.js';
+import { present, rowTexts } from '../db/row-texts.js';
 import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { OfferStatus } from '../db/schema.js';
@@ -90,7 +90,7 @@ function offerTexts(db: Executor, rows: PageRow[]): Promise<string[]> {
     .modifyFront(GENERIC_PLAN)
     .select([...PAGE_ROW, sql<string>`left(${jsonObject(OFFER_HEAD)}, -1)`.as('head'), sql<string>`substr(${jsonObject(OFFER_TAIL)}, 2)`.as('tail')])
     .where(sql<SqlBool>`o.id = ANY(${ids}::int[])`)
-    .execute(), statusBetween);
+    .execute(), statusBetween).then(present);
 }
 
 /** The offer as a response shows it (OFFER_JSON), undefined when there is none. */

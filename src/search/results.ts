@@ -3,7 +3,8 @@ import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { SearchResultObject } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
 import { RawJson } from '../lib/raw-json.js';
-import { currencyJson, isoText, jsonValue, weiText } from '../db/json-rows.js';
+import { currencyJson, isoText, jsonObject, jsonValue, weiText } from '../db/json-rows.js';
+import { present, rowTexts, versionRef, type RowPieces, type RowVersion } from '../db/row-texts.js';
 import { weiString } from '../lib/wei.js';
 import { currencyFields } from '../lib/currencies.js';
 import type { PageReader } from './query.js';
@@ -68,7 +69,13 @@ const ACTIVE_LISTINGS = sql`(SELECT json_agg(json_build_object('id', l.id, 'pric
  * each also has its status and creation time (BrokeredResultListing).
  */
 export function resultListingsJson(where: RawBuilder<unknown>, status?: string): RawBuilder<unknown> {
-  const item = jsonValue({
+  const item = jsonValue(resultListingFields(status));
+  return sql`coalesce((SELECT json_agg(${sql.raw(item)} ORDER BY l.created_at DESC, l.id DESC) FROM listings l WHERE ${where}), '[]'::json)`;
+}
+
+/** The fields of a result's listing `l` (ResultListing), with `status` also its status and creation time (BrokeredResultListing). */
+function resultListingFields(status?: string): Record<string, string> {
+  return {
     id: 'l.id',
     price: weiText('l.price_wei'),
     currency_address: 'l.currency_address',
@@ -81,8 +88,7 @@ export function resultListingsJson(where: RawBuilder<unknown>, status?: string):
     broker_address: 'l.broker_address',
     broker_fee_bps: 'l.broker_fee_bps',
     ...(status === undefined ? {} : { status, created_at: isoText('l.created_at') }),
-  });
-  return sql`coalesce((SELECT json_agg(${sql.raw(item)} ORDER BY l.created_at DESC, l.id DESC) FROM listings l WHERE ${where}), '[]'::json)`;
+  };
 }
 
 /**
@@ -95,41 +101,79 @@ function resultJson(listings: RawBuilder<unknown>): RawBuilder<string> {
   return sql<string>`${head}${listings}${tail}`;
 }
 
+/** The fields of the name `n`'s standard result before its `listings`, and after them. */
+const RESULT_BEFORE = {
+  id: 'n.id',
+  name: 'n.name',
+  token_id: weiText('n.token_id'),
+  owner: 'n.owner_address',
+  expiry_date: isoText('n.expiry_date'),
+  registration_date: isoText('n.registration_date'),
+  clubs: 'n.clubs',
+  has_numbers: 'n.has_numbers',
+  has_emoji: 'n.has_emoji',
+  last_sale_date: isoText('n.last_sale_date'),
+  last_sale_price: weiText('n.last_sale_price_wei'),
+  last_sale_currency: 'n.last_sale_currency',
+};
+const RESULT_AFTER = {
+  highest_offer_wei: weiText('n.highest_offer_wei'),
+  highest_offer_currency: 'n.highest_offer_currency',
+  highest_offer_id: 'n.highest_offer_id',
+  upvotes: 'n.upvotes',
+  downvotes: 'n.downvotes',
+  net_score: 'n.net_score',
+  watchers_count: 'n.watchers_count',
+};
+
 const RESULT_JSON_PARTS = ((): [RawBuilder<unknown>, RawBuilder<unknown>] => {
   const marker = 'listings_slot_marker';
-  const text = jsonValue({
-    id: 'n.id',
-    name: 'n.name',
-    token_id: weiText('n.token_id'),
-    owner: 'n.owner_address',
-    expiry_date: isoText('n.expiry_date'),
-    registration_date: isoText('n.registration_date'),
-    clubs: 'n.clubs',
-    has_numbers: 'n.has_numbers',
-    has_emoji: 'n.has_emoji',
-    last_sale_date: isoText('n.last_sale_date'),
-    last_sale_price: weiText('n.last_sale_price_wei'),
-    last_sale_currency: 'n.last_sale_currency',
-    listings: marker,
-    highest_offer_wei: weiText('n.highest_offer_wei'),
-    highest_offer_currency: 'n.highest_offer_currency',
-    highest_offer_id: 'n.highest_offer_id',
-    upvotes: 'n.upvotes',
-    downvotes: 'n.downvotes',
-    net_score: 'n.net_score',
-    watchers_count: 'n.watchers_count',
-  });
+  const text = jsonValue({ ...RESULT_BEFORE, listings: marker, ...RESULT_AFTER });
   const [head, tail] = text.split(marker);
   return [sql.raw(head), sql.raw(`${tail}::text`)];
 })();
 
 /**
- * A result's active listings. A name without any has no listing summary (`listing_price_wei`, kept
- * by every listing move in its transaction: orders/summaries.ts), and its lookup is skipped: most
- * names of a page have none, and the lookup was a sixth of a 100-name trending page's database time.
- * A summary still set for a listing past its end time only costs the lookup, which leaves it out.
+ * A result's active listings, as `id:version` texts (db/row-texts.ts), newest first. A name without
+ * any has no listing summary (`listing_price_wei`, kept by every listing move in its transaction:
+ * orders/summaries.ts), and its lookup is skipped (null): most names of a page have none, and the
+ * lookup was a sixth of a 100-name trending page's database time. A summary still set for a
+ * listing past its end time only costs the lookup, which leaves it out.
  */
-const ACTIVE_RESULT_JSON = resultJson(sql`CASE WHEN n.listing_price_wei IS NULL THEN '[]'::json ELSE ${resultListingsJson(ACTIVE_WHERE)} END`);
+const ACTIVE_LISTING_VERSIONS = sql<string[] | null>`CASE WHEN n.listing_price_wei IS NULL THEN NULL
+  ELSE (SELECT array_agg(l.id::text || ':' || l.xmin::text ORDER BY l.created_at DESC, l.id DESC) FROM listings l WHERE ${ACTIVE_WHERE}) END`;
+
+/** A name of a page with its version and its active listings' (ACTIVE_LISTING_VERSIONS), for its kept text (db/row-texts.ts). */
+interface VersionedResultRow extends RowVersion {
+  name: string;
+  owner_address: string | null;
+  lv: string[] | null;
+}
+
+/** A result's text without its listings: the fields before, `"listings":`, and after (`RowPieces`). */
+const RESULT_HEAD = sql<string>`left(${jsonObject(RESULT_BEFORE)}, -1) || ',"listings":'`;
+const RESULT_TAIL = sql<string>`',' || substr(${jsonObject(RESULT_AFTER)}, 2)`;
+const RESULT_LISTING = jsonObject(resultListingFields());
+
+/**
+ * The standard results of a page's names, each its kept text (db/row-texts.ts) with its active
+ * listings' kept texts between its halves: a name's text is kept by the name's row version, each
+ * listing's by its own, so a page only reads the JSON of what changed since it was last kept.
+ */
+async function withResultTexts<R extends VersionedResultRow>(db: Executor, rows: readonly R[]): Promise<(R & ResultJsonRow)[]> {
+  const refs = rows.flatMap((r) => (r.lv ?? []).map(versionRef));
+  const items = refs.length === 0 ? [] : await rowTexts(db, 'result-listings', refs, (ids) => sql<RowVersion & RowPieces>`SELECT ${GENERIC_PLAN}
+      l.id, l.xmin::text AS v, ${RESULT_LISTING} AS head, '' AS tail FROM listings l WHERE l.id = ANY(${ids}::int[])`.execute(db).then((r) => r.rows));
+  const itemOf = new Map(refs.map((ref, i) => [ref.id, items[i]]));
+  const listingsOf = (r: R) => (r.lv === null ? '[]' : `[${present(r.lv.map((ref) => itemOf.get(versionRef(ref).id))).join(',')}]`);
+  const pageRow = new Map(rows.map((r) => [r.id, r]));
+  const texts = await rowTexts(db, 'results', rows, async (ids) => {
+    const { rows: read } = await sql<RowPieces>`SELECT ${GENERIC_PLAN} n.id, n.xmin::text AS v, ${RESULT_HEAD} AS head, ${RESULT_TAIL} AS tail
+      FROM ens_names n WHERE n.id = ANY(${ids}::bigint[])`.execute(db);
+    return read.map((f) => ({ ...pageRow.get(f.id)!, ...f }));
+  }, listingsOf);
+  return rows.flatMap((r, i) => (texts[i] === undefined ? [] : [{ ...r, json: texts[i] }]));
+}
 
 /** A name of a page as its standard result's JSON text (ResultJson), with the columns the services read. */
 export interface ResultJsonRow {
@@ -210,10 +254,15 @@ export const resultRowsWith = <E extends object>(db: Executor, source: RawBuilde
  */
 async function resultJsonRowsFrom<E extends object = object>(db: Executor, source: RawBuilder<unknown>, options: JsonRowsOptions = {}): Promise<(ResultJsonRow & E)[]> {
   const { extra = sql``, plan = 'custom', listings } = options;
-  const json = listings === undefined ? ACTIVE_RESULT_JSON : resultJson(listings);
-  const { rows } = await sql<ResultJsonRow & E>`SELECT ${plan === 'generic' ? GENERIC_PLAN : sql``} n.id, n.name, n.owner_address, ${json} AS json${extra}
+  const generic = plan === 'generic' ? GENERIC_PLAN : sql``;
+  if (listings !== undefined) {
+    const { rows } = await sql<ResultJsonRow & E>`SELECT ${generic} n.id, n.name, n.owner_address, ${resultJson(listings)} AS json${extra}
+      FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
+    return rows;
+  }
+  const { rows } = await sql<VersionedResultRow & E>`SELECT ${generic} n.id, n.name, n.owner_address, n.xmin::text AS v, ${ACTIVE_LISTING_VERSIONS} AS lv${extra}
     FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
-  return rows;
+  return withResultTexts(db, rows);
 }
 
 /** Result JSON rows of the ids `source` yields as `p(id, ord, …)` with `extra` columns beside them (figures the page was ranked by). */

@@ -115,4 +115,28 @@ describe('search results written by PostgreSQL', () => {
     assert.equal(bulk.statusCode, 200, show(bulk));
     assert.deepEqual(body(bulk).data.results, names.map((n) => anonymous.find((r) => r.name === n)));
   });
+
+  it('a page read again shows every change since: the name, a new listing, a listing\'s change, its end time passing', async () => {
+    const db = t.container.db;
+    const plain = async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/search?limit=100' });
+      assert.equal(res.statusCode, 200, show(res));
+      return (body(res).data.results as Array<Record<string, unknown>>).find((r) => r.name === 'plain.eth')!;
+    };
+    const first = await plain();
+    assert.deepEqual(await plain(), first, 'read twice, the same');
+    await sql`UPDATE ens_names SET upvotes = upvotes + 2 WHERE name = 'plain.eth'`.execute(db);
+    assert.equal((await plain()).upvotes, (first.upvotes as number) + 2);
+
+    const { id: nameId } = await db.selectFrom('ens_names').select('id').where('name', '=', 'plain.eth').executeTakeFirstOrThrow();
+    const listing = await addListing(db, nameId, { priceWei: '42', seller: addressOf(1), expiresAt: new Date(Date.now() + 1_500) });
+    const listed = await plain();
+    assert.deepEqual((listed.listings as Array<{ id: number }>).map((l) => l.id), [listing.id]);
+    await db.updateTable('listings').set({ broker_fee_bps: 77 }).where('id', '=', listing.id).execute();
+    assert.equal((await plain() as { listings: Array<{ broker_fee_bps: number }> }).listings[0].broker_fee_bps, 77);
+
+    // no write: the end time passes, and the name's listings no longer show it
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse((listed.listings as Array<{ expires_at: string }>)[0].expires_at) - Date.now() + 50)));
+    assert.deepEqual(await plain(), { ...first, upvotes: (first.upvotes as number) + 2, net_score: (first.net_score as number) + 2 });
+  });
 });
