@@ -482,9 +482,9 @@ export async function idsAmongNames(db: Executor, names: readonly string[], filt
   if (sort) {
     const dir = sql.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
     const orderBy = sql.join([...SORT_COLUMNS[sort.by].keys.map((k) => sql`${k} ${dir} NULLS LAST`), sql`id ${dir}`]);
-    return ids(db, sql<{ id: number }>`SELECT id FROM ens_names WHERE ${and([...conds, sql`(label COLLATE "C") = ANY(${textArray(labels)})`])} ORDER BY ${orderBy}`);
+    return ids(db, sql<{ id: number }>`SELECT ${GENERIC_PLAN} id FROM ens_names WHERE ${and([...conds, sql`(label COLLATE "C") = ANY(${textArray(labels)})`])} ORDER BY ${orderBy}`);
   }
-  return ids(db, sql<{ id: number }>`SELECT ens_names.id FROM unnest(${textArray(labels)}) WITH ORDINALITY AS t(term, pos)
+  return ids(db, sql<{ id: number }>`SELECT ${GENERIC_PLAN} ens_names.id FROM unnest(${textArray(labels)}) WITH ORDINALITY AS t(term, pos)
     JOIN ens_names ON (ens_names.label COLLATE "C") = t.term WHERE ${and(conds)} ORDER BY t.pos`);
 }
 
