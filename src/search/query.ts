@@ -473,7 +473,9 @@ const labelsOf = (names: readonly string[]) => names.filter((n) => n.endsWith('.
 /**
  * Bulk search: the names among `names` (normalized, distinct) that exist and pass the filters, in
  * the given sort or else in the order of `names`; one statement over the label index, however
- * many names (up to 10,000) are asked.
+ * many names (up to 10,000) are asked. Planned once (GENERIC_PLAN): every plan reads the label
+ * index, and planning with a thousand labels' values (a selectivity for each) cost a fifth of
+ * PostgreSQL's time for a 1,000-term request (200–500 µs less a request, A/B on the bench's mix).
  */
 export async function idsAmongNames(db: Executor, names: readonly string[], filters: SearchFilters, sort: Sort | undefined, ctx: SearchContext): Promise<number[]> {
   const labels = labelsOf(names);
