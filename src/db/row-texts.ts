@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Executor } from './client.js';
 
@@ -7,8 +8,11 @@ import type { Executor } from './client.js';
  * order; writing, detoasting and sending 20 of those was two thirds of PostgreSQL's time for a
  * page of listings and most of what the service parsed from it.
  *
- * A page's statement then returns each row's id and version (and what the text's middle needs);
- * the texts of rows not kept, or kept at another version, come from a second statement by id.
+ * A page read again (`readBefore`) then returns each row's id and version (and what the text's
+ * middle needs); the texts of rows not kept, or kept at another version, come from a second
+ * statement by id. A page read first returns its rows' texts with their versions, as before, and
+ * they are kept: a client paging through thousands of rows once, or a search text asked once,
+ * costs one statement a page, not two.
  * The version is the `xmin` of every row the text is made of (`l.xmin || ':' || n.xmin`):
  * PostgreSQL gives each committed change of a row a new `xmin`, so a text is only served for the
  * very row versions it was written from. What a text shows that changes without a write (an
@@ -39,10 +43,14 @@ interface Kept {
 }
 
 /** At most this many characters of texts per kind and database handle (one-byte strings: bytes). */
-const MAX_CHARS = 16_000_000;
+const MAX_CHARS = 8_000_000;
 const TTL_MS = 10 * 60_000;
+/** Pages remembered as read (`readBefore`), per database handle; a key longer than this is hashed. */
+const MAX_PAGES = 20_000;
+const LONG_KEY = 200;
 
 const kept = new WeakMap<object, Map<string, LRUCache<number, Kept>>>();
+const pagesRead = new WeakMap<object, LRUCache<string, true>>();
 
 function keptOf(db: Executor, kind: string): LRUCache<number, Kept> {
   let kinds = kept.get(db);
@@ -56,17 +64,38 @@ function keptOf(db: Executor, kind: string): LRUCache<number, Kept> {
 }
 
 /**
- * The texts of a page's `rows`, in their order: kept ones as kept, the others read by `fetch`
- * (their ids, in one statement) and kept, each with `middle` of its row between head and tail. A
- * row `fetch` reads is as it is now (a version, and a middle, newer than the page's, never older);
- * one it no longer finds (deleted since the page was read) has no text (`present` leaves it out).
- * `kind` names the texts (a table, or a table's rows as another resource shows them).
+ * Whether the page `key` names (its statement's shape and values) was read within TTL_MS, and
+ * remembers it read now. A page read again reads its rows' versions (its texts are likely kept);
+ * one read first reads its texts whole (`RowPieces` on its rows). Inside a transaction: never.
+ */
+export function readBefore(db: Executor, key: string): boolean {
+  if (db.isTransaction) return false;
+  let pages = pagesRead.get(db);
+  if (pages === undefined) pagesRead.set(db, pages = new LRUCache<string, true>({ max: MAX_PAGES, ttl: TTL_MS }));
+  const k = key.length > LONG_KEY ? createHash('sha256').update(key).digest('base64') : key;
+  if (pages.has(k)) return true;
+  pages.set(k, true);
+  return false;
+}
+
+/**
+ * The texts of a page's `rows`, in their order, each with `middle` of its row between head and
+ * tail: a row that carries its pieces (a page read whole) as it carries them, kept; else as kept
+ * at its version; the others read by `fetch` (their ids, in one statement) and kept. A row `fetch`
+ * reads is as it is now (a version, and a middle, newer than the page's, never older); one it no
+ * longer finds (deleted since the page was read) has no text (`present` leaves it out). `kind`
+ * names the texts (a table, or a table's rows as another resource shows them).
  */
 export async function rowTexts<R extends RowVersion>(
-  db: Executor, kind: string, rows: readonly R[], fetch: (ids: number[]) => Promise<(R & RowPieces)[]>, middle: (row: R) => string = () => '',
+  db: Executor, kind: string, rows: readonly (R & Partial<RowPieces>)[], fetch: (ids: number[]) => Promise<(R & RowPieces)[]>, middle: (row: R) => string = () => '',
 ): Promise<(string | undefined)[]> {
   const texts = db.isTransaction ? undefined : keptOf(db, kind);
+  const keep = (r: R & RowPieces) => {
+    texts?.set(r.id, { v: r.v, head: r.head, tail: r.tail });
+    return r.head + middle(r) + r.tail;
+  };
   const out: (string | undefined)[] = rows.map((r) => {
+    if (r.head !== undefined) return keep(r as R & RowPieces);
     const k = texts?.get(r.id);
     return k !== undefined && k.v === r.v ? k.head + middle(r) + k.tail : undefined;
   });
@@ -75,9 +104,7 @@ export async function rowTexts<R extends RowVersion>(
   const fetched = new Map((await fetch(missing.map((r) => r.id))).map((f) => [f.id, f]));
   for (const [i, r] of rows.entries()) {
     const f = out[i] === undefined ? fetched.get(r.id) : undefined;
-    if (f === undefined) continue;
-    texts?.set(f.id, { v: f.v, head: f.head, tail: f.tail });
-    out[i] = f.head + middle(f) + f.tail;
+    if (f !== undefined) out[i] = keep(f);
   }
   return out;
 }

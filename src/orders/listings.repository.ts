@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
-import { present, rowTexts } from '../db/row-texts.js';
+import { present, readBefore, rowTexts } from '../db/row-texts.js';
 import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { ListingStatus } from '../db/schema.js';
@@ -113,16 +113,18 @@ export const LISTING_JSON = jsonObject({ ...LISTING_HEAD, status: EFFECTIVE_STAT
 
 /**
  * A listing's row version for its kept text (db/row-texts.ts): the listing's and its name's, the
- * rows LISTING_JSON reads. Pages return this and the status; the texts come from `listingTexts`.
+ * rows LISTING_JSON reads. A page read again returns PAGE_ROW (its texts come from
+ * `listingTexts`), a page read first PAGE_ROW_WHOLE.
  */
 const LISTING_VERSION = sql.raw<string>("l.xmin::text || ':' || n.xmin::text");
 const PAGE_ROW = [sql<number>`l.id`.as('id'), LISTING_VERSION.as('v'), EFFECTIVE_STATUS.as('status')] as const;
+const PAGE_ROW_WHOLE = [...PAGE_ROW, sql<string>`left(${jsonObject(LISTING_HEAD)}, -1)`.as('head'), sql<string>`substr(${jsonObject(LISTING_TAIL)}, 2)`.as('tail')] as const;
 
-/** The listings of a page (`PAGE_ROW`s) as LISTING_JSON texts, in their order (db/row-texts.ts). */
+/** The listings of a page (PAGE_ROW or PAGE_ROW_WHOLE) as LISTING_JSON texts, in their order (db/row-texts.ts). */
 function listingTexts(db: Executor, rows: PageRow[]): Promise<string[]> {
   return rowTexts(db, 'listings', rows, (ids) => withName(db)
     .modifyFront(GENERIC_PLAN)
-    .select([...PAGE_ROW, sql<string>`left(${jsonObject(LISTING_HEAD)}, -1)`.as('head'), sql<string>`substr(${jsonObject(LISTING_TAIL)}, 2)`.as('tail')])
+    .select(PAGE_ROW_WHOLE)
     .where(sql<SqlBool>`l.id = ANY(${ids}::int[])`)
     .execute(), statusBetween).then(present);
 }
@@ -165,7 +167,8 @@ export async function listListings(db: Executor, f: ListingFilters, sort: Listin
   const few = priceRangeCounted(f, sort) && generic;
   const shape = `listings:page:${f.status}:${sort}:${order}:${limit}:${f.seller !== undefined}:${f.minPrice !== undefined}:${f.maxPrice !== undefined}:${few}`;
   const values = { graceDays: f.graceDays, seller: f.seller, minPrice: f.minPrice, maxPrice: f.maxPrice, offset, reach: offset + limit };
-  const rows = await runShaped(db, shape, values, (v) => {
+  const whole = !readBefore(db, `${shape}:${JSON.stringify(values)}`);
+  const rows = await runShaped(db, `${shape}:${whole}`, values, (v) => {
     // price: the value in wei of ETH (0020), so listings in different currencies compare.
     const column = { price: 'l.value_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
     const idsOf = (part: RawBuilder<SqlBool>) => filtered(db, f, part, v).select('l.id');
@@ -180,7 +183,7 @@ export async function listListings(db: Executor, f: ListingFilters, sort: Listin
     const page = pageOfParts(db, parts, order, limit, v.offset, v.reach).as('pg');
     return withName(db).innerJoin(page, 'pg.id', 'l.id')
       .$if(generic, (qb) => qb.modifyFront(GENERIC_PLAN))
-      .select(PAGE_ROW)
+      .select(whole ? PAGE_ROW_WHOLE : PAGE_ROW)
       .orderBy('pg.k', order).orderBy('pg.id', order);
   });
   return listingTexts(db, rows);
@@ -207,7 +210,7 @@ export async function listingJsonById(db: Executor, id: number): Promise<string 
 
 export async function findActiveListingsOfName(db: Executor, ensNameId: number): Promise<string[]> {
   const rows = await withName(db)
-    .select(PAGE_ROW)
+    .select(readBefore(db, `listings:of-name:${ensNameId}`) ? PAGE_ROW : PAGE_ROW_WHOLE)
     .where('l.ens_name_id', '=', ensNameId)
     .where(statusParts('active')[0])
     .orderBy('l.created_at', 'desc')

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
-import { present, rowTexts } from '../db/row-texts.js';
+import { present, readBefore, rowTexts } from '../db/row-texts.js';
 import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { OfferStatus } from '../db/schema.js';
@@ -79,16 +79,20 @@ const OFFER_TAIL = {
 /** OFFER_JSON, as text: OFFER_HEAD's fields, the status, OFFER_TAIL's. */
 export const OFFER_JSON = jsonObject({ ...OFFER_HEAD, status: EFFECTIVE_STATUS, ...OFFER_TAIL });
 
-/** An offer's row version for its kept text (db/row-texts.ts): the offer's and its name's, the rows OFFER_JSON reads. */
+/**
+ * An offer's row version for its kept text (db/row-texts.ts): the offer's and its name's, the rows
+ * OFFER_JSON reads. A page read again returns PAGE_ROW, a page read first PAGE_ROW_WHOLE.
+ */
 const PAGE_ROW = [sql<number>`o.id`.as('id'), sql.raw<string>("o.xmin::text || ':' || n.xmin::text").as('v'), sql.raw<string>(EFFECTIVE_STATUS).as('status')] as const;
+const PAGE_ROW_WHOLE = [...PAGE_ROW, sql<string>`left(${jsonObject(OFFER_HEAD)}, -1)`.as('head'), sql<string>`substr(${jsonObject(OFFER_TAIL)}, 2)`.as('tail')] as const;
 
-/** The offers of a page (`PAGE_ROW`s) as OFFER_JSON texts, in their order (db/row-texts.ts). */
+/** The offers of a page (PAGE_ROW or PAGE_ROW_WHOLE) as OFFER_JSON texts, in their order (db/row-texts.ts). */
 function offerTexts(db: Executor, rows: PageRow[]): Promise<string[]> {
   return rowTexts(db, 'offers', rows, (ids) => db
     .selectFrom('offers as o')
     .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
     .modifyFront(GENERIC_PLAN)
-    .select([...PAGE_ROW, sql<string>`left(${jsonObject(OFFER_HEAD)}, -1)`.as('head'), sql<string>`substr(${jsonObject(OFFER_TAIL)}, 2)`.as('tail')])
+    .select(PAGE_ROW_WHOLE)
     .where(sql<SqlBool>`o.id = ANY(${ids}::int[])`)
     .execute(), statusBetween).then(present);
 }
@@ -113,7 +117,8 @@ export async function offerJsonById(db: Executor, id: number): Promise<string | 
 export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<string[]> {
   const shape = `offers:page:${f.status ?? ''}:${sort}:${order}:${limit}:${f.buyer !== undefined}:${f.ensNameId !== undefined}:${f.owner !== undefined}`;
   const values = { buyer: f.buyer, ensNameId: f.ensNameId, owner: f.owner, offset, reach: offset + limit };
-  const rows = await runShaped(db, shape, values, (v) => {
+  const whole = !readBefore(db, `${shape}:${JSON.stringify(values)}`);
+  const rows = await runShaped(db, `${shape}:${whole}`, values, (v) => {
     const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
     const dense = (part: RawBuilder<SqlBool> | undefined) =>
       filtered(db, f, part, v).select(['o.id', sql.ref(column).as('k')]).orderBy(column, order).orderBy('o.id', order);
@@ -126,7 +131,7 @@ export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort,
       .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
       .innerJoin(page, 'pg.id', 'o.id')
       .modifyFront(GENERIC_PLAN)
-      .select(PAGE_ROW)
+      .select(whole ? PAGE_ROW_WHOLE : PAGE_ROW)
       .orderBy('pg.k', order).orderBy('pg.id', order);
   });
   return offerTexts(db, rows);

@@ -4,7 +4,7 @@ import type { SearchResultObject } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
 import { RawJson } from '../lib/raw-json.js';
 import { currencyJson, isoText, jsonObject, jsonValue, weiText } from '../db/json-rows.js';
-import { present, rowTexts, versionRef, type RowPieces, type RowVersion } from '../db/row-texts.js';
+import { present, readBefore, rowTexts, versionRef, type RowPieces, type RowVersion } from '../db/row-texts.js';
 import { weiString } from '../lib/wei.js';
 import { currencyFields } from '../lib/currencies.js';
 import type { PageReader } from './query.js';
@@ -143,12 +143,20 @@ const RESULT_JSON_PARTS = ((): [RawBuilder<unknown>, RawBuilder<unknown>] => {
 const ACTIVE_LISTING_VERSIONS = sql<string[] | null>`CASE WHEN n.listing_price_wei IS NULL THEN NULL
   ELSE (SELECT array_agg(l.id::text || ':' || l.xmin::text ORDER BY l.created_at DESC, l.id DESC) FROM listings l WHERE ${ACTIVE_WHERE}) END`;
 
-/** A name of a page with its version and its active listings' (ACTIVE_LISTING_VERSIONS), for its kept text (db/row-texts.ts). */
+/**
+ * A name of a page with its version, for its kept text (db/row-texts.ts): read again, its active
+ * listings' versions (`lv`, ACTIVE_LISTING_VERSIONS); read first, its text's pieces and its
+ * listings' JSON array (`lj`) as well.
+ */
 interface VersionedResultRow extends RowVersion {
   name: string;
   owner_address: string | null;
-  lv: string[] | null;
+  lv?: string[] | null;
+  lj?: string;
 }
+
+/** The `listings` JSON array of the name `n`'s result read whole (see ACTIVE_LISTING_VERSIONS for why a name without a summary is skipped). */
+const ACTIVE_LISTINGS_TEXT = sql<string>`(CASE WHEN n.listing_price_wei IS NULL THEN '[]'::json ELSE ${resultListingsJson(ACTIVE_WHERE)} END)::text`;
 
 /** A result's text without its listings: the fields before, `"listings":`, and after (`RowPieces`). */
 const RESULT_HEAD = sql<string>`left(${jsonObject(RESULT_BEFORE)}, -1) || ',"listings":'`;
@@ -158,14 +166,15 @@ const RESULT_LISTING = jsonObject(resultListingFields());
 /**
  * The standard results of a page's names, each its kept text (db/row-texts.ts) with its active
  * listings' kept texts between its halves: a name's text is kept by the name's row version, each
- * listing's by its own, so a page only reads the JSON of what changed since it was last kept.
+ * listing's by its own, so a page read again only reads the JSON of what changed since it was
+ * kept. A page read first carries its names' pieces and listings (`lj`), and they are kept.
  */
-async function withResultTexts<R extends VersionedResultRow>(db: Executor, rows: readonly R[]): Promise<(R & ResultJsonRow)[]> {
+async function withResultTexts<R extends VersionedResultRow & Partial<RowPieces>>(db: Executor, rows: readonly R[]): Promise<(R & ResultJsonRow)[]> {
   const refs = rows.flatMap((r) => (r.lv ?? []).map(versionRef));
   const items = refs.length === 0 ? [] : await rowTexts(db, 'result-listings', refs, (ids) => sql<RowVersion & RowPieces>`SELECT ${GENERIC_PLAN}
       l.id, l.xmin::text AS v, ${RESULT_LISTING} AS head, '' AS tail FROM listings l WHERE l.id = ANY(${ids}::int[])`.execute(db).then((r) => r.rows));
   const itemOf = new Map(refs.map((ref, i) => [ref.id, items[i]]));
-  const listingsOf = (r: R) => (r.lv === null ? '[]' : `[${present(r.lv.map((ref) => itemOf.get(versionRef(ref).id))).join(',')}]`);
+  const listingsOf = (r: R) => r.lj ?? (r.lv === undefined || r.lv === null ? '[]' : `[${present(r.lv.map((ref) => itemOf.get(versionRef(ref).id))).join(',')}]`);
   const pageRow = new Map(rows.map((r) => [r.id, r]));
   const texts = await rowTexts(db, 'results', rows, async (ids) => {
     const { rows: read } = await sql<RowPieces>`SELECT ${GENERIC_PLAN} n.id, n.xmin::text AS v, ${RESULT_HEAD} AS head, ${RESULT_TAIL} AS tail
@@ -260,7 +269,12 @@ async function resultJsonRowsFrom<E extends object = object>(db: Executor, sourc
       FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
     return rows;
   }
-  const { rows } = await sql<VersionedResultRow & E>`SELECT ${generic} n.id, n.name, n.owner_address, n.xmin::text AS v, ${ACTIVE_LISTING_VERSIONS} AS lv${extra}
+  const [src, more] = [source.compile(db), extra.compile(db)];
+  const again = readBefore(db, `results:${plan}:${src.sql}:${JSON.stringify(src.parameters)}:${more.sql}:${JSON.stringify(more.parameters)}`);
+  const columns = again
+    ? sql`${ACTIVE_LISTING_VERSIONS} AS lv`
+    : sql`${RESULT_HEAD} AS head, ${RESULT_TAIL} AS tail, ${ACTIVE_LISTINGS_TEXT} AS lj`;
+  const { rows } = await sql<VersionedResultRow & Partial<RowPieces> & E>`SELECT ${generic} n.id, n.name, n.owner_address, n.xmin::text AS v, ${columns}${extra}
     FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
   return withResultTexts(db, rows);
 }
