@@ -67,28 +67,39 @@ function keptOf(db: Executor, kind: string): LRUCache<number, Kept> {
  * Whether the page `key` names (its statement's shape and values) was read within TTL_MS, and
  * remembers it read now. A page read again reads its rows' versions (its texts are likely kept);
  * one read first reads its texts whole (`RowPieces` on its rows). Inside a transaction: never.
+ * A page whose texts were mostly no longer kept (`rowTexts`' `page`) reads whole next time.
  */
 export function readBefore(db: Executor, key: string): boolean {
   if (db.isTransaction) return false;
   let pages = pagesRead.get(db);
   if (pages === undefined) pagesRead.set(db, pages = new LRUCache<string, true>({ max: MAX_PAGES, ttl: TTL_MS }));
-  const k = key.length > LONG_KEY ? createHash('sha256').update(key).digest('base64') : key;
+  const k = pageKey(key);
   if (pages.has(k)) return true;
   pages.set(k, true);
   return false;
 }
 
+const pageKey = (key: string) => (key.length > LONG_KEY ? createHash('sha256').update(key).digest('base64') : key);
+
+export interface RowTextsOptions<R> {
+  /** what stands between a row's head and tail (its status; a result's listings) */
+  middle?: (row: R) => string;
+  /** the key the page was read under (`readBefore`) */
+  page?: string;
+}
+
 /**
  * The texts of a page's `rows`, in their order, each with `middle` of its row between head and
- * tail: a row that carries its pieces (a page read whole) as it carries them, kept; else as kept
+ * tail (`options`): a row that carries its pieces (a page read whole) as it carries them, kept; else as kept
  * at its version; the others read by `fetch` (their ids, in one statement) and kept. A row `fetch`
  * reads is as it is now (a version, and a middle, newer than the page's, never older); one it no
  * longer finds (deleted since the page was read) has no text (`present` leaves it out). `kind`
  * names the texts (a table, or a table's rows as another resource shows them).
  */
 export async function rowTexts<R extends RowVersion>(
-  db: Executor, kind: string, rows: readonly (R & Partial<RowPieces>)[], fetch: (ids: number[]) => Promise<(R & RowPieces)[]>, middle: (row: R) => string = () => '',
+  db: Executor, kind: string, rows: readonly (R & Partial<RowPieces>)[], fetch: (ids: number[]) => Promise<(R & RowPieces)[]>, options: RowTextsOptions<R> = {},
 ): Promise<(string | undefined)[]> {
+  const { middle = () => '', page } = options;
   const texts = db.isTransaction ? undefined : keptOf(db, kind);
   const keep = (r: R & RowPieces) => {
     texts?.set(r.id, { v: r.v, head: r.head, tail: r.tail });
@@ -101,6 +112,7 @@ export async function rowTexts<R extends RowVersion>(
   });
   const missing = rows.filter((_, i) => out[i] === undefined);
   if (missing.length === 0) return out;
+  if (page !== undefined && missing.length * 2 > rows.length) pagesRead.get(db)?.delete(pageKey(page));
   const fetched = new Map((await fetch(missing.map((r) => r.id))).map((f) => [f.id, f]));
   for (const [i, r] of rows.entries()) {
     const f = out[i] === undefined ? fetched.get(r.id) : undefined;

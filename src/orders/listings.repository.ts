@@ -121,12 +121,12 @@ const PAGE_ROW = [sql<number>`l.id`.as('id'), LISTING_VERSION.as('v'), EFFECTIVE
 const PAGE_ROW_WHOLE = [...PAGE_ROW, sql<string>`left(${jsonObject(LISTING_HEAD)}, -1)`.as('head'), sql<string>`substr(${jsonObject(LISTING_TAIL)}, 2)`.as('tail')] as const;
 
 /** The listings of a page (PAGE_ROW or PAGE_ROW_WHOLE) as LISTING_JSON texts, in their order (db/row-texts.ts). */
-function listingTexts(db: Executor, rows: PageRow[]): Promise<string[]> {
+function listingTexts(db: Executor, rows: PageRow[], page: string): Promise<string[]> {
   return rowTexts(db, 'listings', rows, (ids) => withName(db)
     .modifyFront(GENERIC_PLAN)
     .select(PAGE_ROW_WHOLE)
     .where(sql<SqlBool>`l.id = ANY(${ids}::int[])`)
-    .execute(), statusBetween).then(present);
+    .execute(), { middle: statusBetween, page }).then(present);
 }
 
 /**
@@ -167,7 +167,8 @@ export async function listListings(db: Executor, f: ListingFilters, sort: Listin
   const few = priceRangeCounted(f, sort) && generic;
   const shape = `listings:page:${f.status}:${sort}:${order}:${limit}:${f.seller !== undefined}:${f.minPrice !== undefined}:${f.maxPrice !== undefined}:${few}`;
   const values = { graceDays: f.graceDays, seller: f.seller, minPrice: f.minPrice, maxPrice: f.maxPrice, offset, reach: offset + limit };
-  const whole = !readBefore(db, `${shape}:${JSON.stringify(values)}`);
+  const page = `${shape}:${JSON.stringify(values)}`;
+  const whole = !readBefore(db, page);
   const rows = await runShaped(db, `${shape}:${whole}`, values, (v) => {
     // price: the value in wei of ETH (0020), so listings in different currencies compare.
     const column = { price: 'l.value_wei', created: 'l.created_at', expiry: 'l.expires_at', name: 'l.ens_name' } as const;
@@ -186,7 +187,7 @@ export async function listListings(db: Executor, f: ListingFilters, sort: Listin
       .select(whole ? PAGE_ROW_WHOLE : PAGE_ROW)
       .orderBy('pg.k', order).orderBy('pg.id', order);
   });
-  return listingTexts(db, rows);
+  return listingTexts(db, rows, page);
 }
 
 /**
@@ -209,14 +210,15 @@ export async function listingJsonById(db: Executor, id: number): Promise<string 
 }
 
 export async function findActiveListingsOfName(db: Executor, ensNameId: number): Promise<string[]> {
+  const page = `listings:of-name:${ensNameId}`;
   const rows = await withName(db)
-    .select(readBefore(db, `listings:of-name:${ensNameId}`) ? PAGE_ROW : PAGE_ROW_WHOLE)
+    .select(readBefore(db, page) ? PAGE_ROW : PAGE_ROW_WHOLE)
     .where('l.ens_name_id', '=', ensNameId)
     .where(statusParts('active')[0])
     .orderBy('l.created_at', 'desc')
     .orderBy('l.id', 'desc')
     .execute();
-  return listingTexts(db, rows);
+  return listingTexts(db, rows, page);
 }
 
 export interface NewListing {

@@ -87,14 +87,14 @@ const PAGE_ROW = [sql<number>`o.id`.as('id'), sql.raw<string>("o.xmin::text || '
 const PAGE_ROW_WHOLE = [...PAGE_ROW, sql<string>`left(${jsonObject(OFFER_HEAD)}, -1)`.as('head'), sql<string>`substr(${jsonObject(OFFER_TAIL)}, 2)`.as('tail')] as const;
 
 /** The offers of a page (PAGE_ROW or PAGE_ROW_WHOLE) as OFFER_JSON texts, in their order (db/row-texts.ts). */
-function offerTexts(db: Executor, rows: PageRow[]): Promise<string[]> {
+function offerTexts(db: Executor, rows: PageRow[], page: string): Promise<string[]> {
   return rowTexts(db, 'offers', rows, (ids) => db
     .selectFrom('offers as o')
     .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
     .modifyFront(GENERIC_PLAN)
     .select(PAGE_ROW_WHOLE)
     .where(sql<SqlBool>`o.id = ANY(${ids}::int[])`)
-    .execute(), statusBetween).then(present);
+    .execute(), { middle: statusBetween, page }).then(present);
 }
 
 /** The offer as a response shows it (OFFER_JSON), undefined when there is none. */
@@ -117,7 +117,8 @@ export async function offerJsonById(db: Executor, id: number): Promise<string | 
 export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<string[]> {
   const shape = `offers:page:${f.status ?? ''}:${sort}:${order}:${limit}:${f.buyer !== undefined}:${f.ensNameId !== undefined}:${f.owner !== undefined}`;
   const values = { buyer: f.buyer, ensNameId: f.ensNameId, owner: f.owner, offset, reach: offset + limit };
-  const whole = !readBefore(db, `${shape}:${JSON.stringify(values)}`);
+  const page = `${shape}:${JSON.stringify(values)}`;
+  const whole = !readBefore(db, page);
   const rows = await runShaped(db, `${shape}:${whole}`, values, (v) => {
     const column = sort === 'amount' ? 'o.offer_amount_wei' : 'o.created_at';
     const dense = (part: RawBuilder<SqlBool> | undefined) =>
@@ -134,7 +135,7 @@ export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort,
       .select(whole ? PAGE_ROW_WHOLE : PAGE_ROW)
       .orderBy('pg.k', order).orderBy('pg.id', order);
   });
-  return offerTexts(db, rows);
+  return offerTexts(db, rows, page);
 }
 
 /** How many offers match, counting at most `cap` (+1 tells "more than cap") per status part; one plan for all values. */

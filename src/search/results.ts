@@ -169,7 +169,7 @@ const RESULT_LISTING = jsonObject(resultListingFields());
  * listing's by its own, so a page read again only reads the JSON of what changed since it was
  * kept. A page read first carries its names' pieces and listings (`lj`), and they are kept.
  */
-async function withResultTexts<R extends VersionedResultRow & Partial<RowPieces>>(db: Executor, rows: readonly R[]): Promise<(R & ResultJsonRow)[]> {
+async function withResultTexts<R extends VersionedResultRow & Partial<RowPieces>>(db: Executor, rows: readonly R[], page: string): Promise<(R & ResultJsonRow)[]> {
   const refs = rows.flatMap((r) => (r.lv ?? []).map(versionRef));
   const items = refs.length === 0 ? [] : await rowTexts(db, 'result-listings', refs, (ids) => sql<RowVersion & RowPieces>`SELECT ${GENERIC_PLAN}
       l.id, l.xmin::text AS v, ${RESULT_LISTING} AS head, '' AS tail FROM listings l WHERE l.id = ANY(${ids}::int[])`.execute(db).then((r) => r.rows));
@@ -180,7 +180,7 @@ async function withResultTexts<R extends VersionedResultRow & Partial<RowPieces>
     const { rows: read } = await sql<RowPieces>`SELECT ${GENERIC_PLAN} n.id, n.xmin::text AS v, ${RESULT_HEAD} AS head, ${RESULT_TAIL} AS tail
       FROM ens_names n WHERE n.id = ANY(${ids}::bigint[])`.execute(db);
     return read.map((f) => ({ ...pageRow.get(f.id)!, ...f }));
-  }, listingsOf);
+  }, { middle: listingsOf, page });
   return rows.flatMap((r, i) => (texts[i] === undefined ? [] : [{ ...r, json: texts[i] }]));
 }
 
@@ -270,13 +270,14 @@ async function resultJsonRowsFrom<E extends object = object>(db: Executor, sourc
     return rows;
   }
   const [src, more] = [source.compile(db), extra.compile(db)];
-  const again = readBefore(db, `results:${plan}:${src.sql}:${JSON.stringify(src.parameters)}:${more.sql}:${JSON.stringify(more.parameters)}`);
+  const page = `results:${plan}:${src.sql}:${JSON.stringify(src.parameters)}:${more.sql}:${JSON.stringify(more.parameters)}`;
+  const again = readBefore(db, page);
   const columns = again
     ? sql`${ACTIVE_LISTING_VERSIONS} AS lv`
     : sql`${RESULT_HEAD} AS head, ${RESULT_TAIL} AS tail, ${ACTIVE_LISTINGS_TEXT} AS lj`;
   const { rows } = await sql<VersionedResultRow & Partial<RowPieces> & E>`SELECT ${generic} n.id, n.name, n.owner_address, n.xmin::text AS v, ${columns}${extra}
     FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
-  return withResultTexts(db, rows);
+  return withResultTexts(db, rows, page);
 }
 
 /** Result JSON rows of the ids `source` yields as `p(id, ord, …)` with `extra` columns beside them (figures the page was ranked by). */
