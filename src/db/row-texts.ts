@@ -13,6 +13,7 @@ import type { Executor } from './client.js';
  * statement by id. A page read first returns its rows' texts with their versions, as before, and
  * they are kept: a client paging through thousands of rows once, or a search text asked once,
  * costs one statement a page, not two.
+ *
  * The version is the `xmin` of every row the text is made of (`l.xmin || ':' || n.xmin`):
  * PostgreSQL gives each committed change of a row a new `xmin`, so a text is only served for the
  * very row versions it was written from. What a text shows that changes without a write (an
@@ -79,6 +80,10 @@ export function readBefore(db: Executor, key: string): boolean {
   return false;
 }
 
+/** A page's key from its statement (its text and values; a bigint as its digits). */
+export const statementKey = (q: { sql: string; parameters: readonly unknown[] }): string =>
+  `${q.sql}:${JSON.stringify(q.parameters, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
+
 const pageKey = (key: string) => (key.length > LONG_KEY ? createHash('sha256').update(key).digest('base64') : key);
 
 export interface RowTextsOptions<R> {
@@ -90,11 +95,11 @@ export interface RowTextsOptions<R> {
 
 /**
  * The texts of a page's `rows`, in their order, each with `middle` of its row between head and
- * tail (`options`): a row that carries its pieces (a page read whole) as it carries them, kept; else as kept
- * at its version; the others read by `fetch` (their ids, in one statement) and kept. A row `fetch`
- * reads is as it is now (a version, and a middle, newer than the page's, never older); one it no
- * longer finds (deleted since the page was read) has no text (`present` leaves it out). `kind`
- * names the texts (a table, or a table's rows as another resource shows them).
+ * tail (`options`): a row that carries its pieces (a page read whole) as it carries them, kept;
+ * else as kept at its version; the others read by `fetch` (their ids, in one statement) and kept.
+ * A row `fetch` reads is as it is now (a version, and a middle, newer than the page's, never
+ * older); one it no longer finds (deleted since the page was read) has no text (`present` leaves
+ * it out). `kind` names the texts (a table, or a table's rows as another resource shows them).
  */
 export async function rowTexts<R extends RowVersion>(
   db: Executor, kind: string, rows: readonly (R & Partial<RowPieces>)[], fetch: (ids: number[]) => Promise<(R & RowPieces)[]>, options: RowTextsOptions<R> = {},

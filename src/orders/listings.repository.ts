@@ -125,7 +125,7 @@ function listingTexts(db: Executor, rows: PageRow[], page: string): Promise<stri
   return rowTexts(db, 'listings', rows, (ids) => withName(db)
     .modifyFront(GENERIC_PLAN)
     .select(PAGE_ROW_WHOLE)
-    .where(sql<SqlBool>`l.id = ANY(${ids}::int[])`)
+    .where(sql<SqlBool>`l.id = ANY(${ids}::bigint[])`)
     .execute(), { middle: statusBetween, page }).then(present);
 }
 

@@ -93,7 +93,7 @@ function offerTexts(db: Executor, rows: PageRow[], page: string): Promise<string
     .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
     .modifyFront(GENERIC_PLAN)
     .select(PAGE_ROW_WHOLE)
-    .where(sql<SqlBool>`o.id = ANY(${ids}::int[])`)
+    .where(sql<SqlBool>`o.id = ANY(${ids}::bigint[])`)
     .execute(), { middle: statusBetween, page }).then(present);
 }
 

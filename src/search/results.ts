@@ -4,7 +4,7 @@ import type { SearchResultObject } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
 import { RawJson } from '../lib/raw-json.js';
 import { currencyJson, isoText, jsonObject, jsonValue, weiText } from '../db/json-rows.js';
-import { present, readBefore, rowTexts, versionRef, type RowPieces, type RowVersion } from '../db/row-texts.js';
+import { present, readBefore, rowTexts, statementKey, versionRef, type RowPieces, type RowVersion } from '../db/row-texts.js';
 import { weiString } from '../lib/wei.js';
 import { currencyFields } from '../lib/currencies.js';
 import type { PageReader } from './query.js';
@@ -172,7 +172,7 @@ const RESULT_LISTING = jsonObject(resultListingFields());
 async function withResultTexts<R extends VersionedResultRow & Partial<RowPieces>>(db: Executor, rows: readonly R[], page: string): Promise<(R & ResultJsonRow)[]> {
   const refs = rows.flatMap((r) => (r.lv ?? []).map(versionRef));
   const items = refs.length === 0 ? [] : await rowTexts(db, 'result-listings', refs, (ids) => sql<RowVersion & RowPieces>`SELECT ${GENERIC_PLAN}
-      l.id, l.xmin::text AS v, ${RESULT_LISTING} AS head, '' AS tail FROM listings l WHERE l.id = ANY(${ids}::int[])`.execute(db).then((r) => r.rows));
+      l.id, l.xmin::text AS v, ${RESULT_LISTING} AS head, '' AS tail FROM listings l WHERE l.id = ANY(${ids}::bigint[])`.execute(db).then((r) => r.rows));
   const itemOf = new Map(refs.map((ref, i) => [ref.id, items[i]]));
   const listingsOf = (r: R) => r.lj ?? (r.lv === undefined || r.lv === null ? '[]' : `[${present(r.lv.map((ref) => itemOf.get(versionRef(ref).id))).join(',')}]`);
   const pageRow = new Map(rows.map((r) => [r.id, r]));
@@ -270,7 +270,7 @@ async function resultJsonRowsFrom<E extends object = object>(db: Executor, sourc
     return rows;
   }
   const [src, more] = [source.compile(db), extra.compile(db)];
-  const page = `results:${plan}:${src.sql}:${JSON.stringify(src.parameters)}:${more.sql}:${JSON.stringify(more.parameters)}`;
+  const page = `results:${plan}:${statementKey(src)}:${statementKey(more)}`;
   const again = readBefore(db, page);
   const columns = again
     ? sql`${ACTIVE_LISTING_VERSIONS} AS lv`

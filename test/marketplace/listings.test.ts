@@ -241,7 +241,9 @@ describe('GET /api/v1/listings', () => {
   it('a page read again shows every change since: the listing, its name, its end time passing', async () => {
     const db = t.container.db;
     const n = await createName(db, 'lima.eth', { owner: addressOf(5) });
-    const l = await insertListing(db, 5, n.id, 'lima.eth', 9n * ONE_ETH, { expiresAt: new Date(Date.now() + 1_500) });
+    const inserted = await insertListing(db, 5, n.id, 'lima.eth', 9n * ONE_ETH, { expiresAt: new Date(Date.now() + 1_500) });
+    // an id past 32 bits, as a busy market's ids will be
+    const l = await db.updateTable('listings').set({ id: 3_000_000_001 }).where('id', '=', inserted.id).returning('id').executeTakeFirstOrThrow();
     const ofLima = async (query: string) => (await list(query)).data.listings.find((x: { id: number }) => x.id === l.id);
     const first = await ofLima('?sort=price&order=desc');
     assert.equal(first.status, 'active');

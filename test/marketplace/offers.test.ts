@@ -301,7 +301,9 @@ describe('offers: reading and PUT /api/v1/offers/:id', () => {
   it('a page of offers read again shows every change since: the offer, its name, its end time passing', async () => {
     const db = t.container.db;
     const named = await createName(db, 'renamed-offers.eth', { owner: addressOf(0) });
-    const o = await insertOffer(db, 4, named.id, named.name, ONE_ETH, { expiresAt: new Date(Date.now() + 1_500) });
+    const inserted = await insertOffer(db, 4, named.id, named.name, ONE_ETH, { expiresAt: new Date(Date.now() + 1_500) });
+    // an id past 32 bits, as a busy market's ids will be
+    const o = await db.updateTable('offers').set({ id: 3_000_000_002 }).where('id', '=', inserted.id).returning('id').executeTakeFirstOrThrow();
     const page = async (status: string) => {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/offers/name/${named.name}?status=${status}` });
       assert.equal(res.statusCode, 200, show(res));

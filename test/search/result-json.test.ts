@@ -129,7 +129,9 @@ describe('search results written by PostgreSQL', () => {
     assert.equal((await plain()).upvotes, (first.upvotes as number) + 2);
 
     const { id: nameId } = await db.selectFrom('ens_names').select('id').where('name', '=', 'plain.eth').executeTakeFirstOrThrow();
-    const listing = await addListing(db, nameId, { priceWei: '42', seller: addressOf(1), expiresAt: new Date(Date.now() + 1_500) });
+    const added = await addListing(db, nameId, { priceWei: '42', seller: addressOf(1), expiresAt: new Date(Date.now() + 1_500) });
+    // an id past 32 bits, as a busy market's ids will be
+    const listing = await db.updateTable('listings').set({ id: 3_000_000_003 }).where('id', '=', added.id).returning('id').executeTakeFirstOrThrow();
     const listed = await plain();
     assert.deepEqual((listed.listings as Array<{ id: number }>).map((l) => l.id), [listing.id]);
     await db.updateTable('listings').set({ broker_fee_bps: 77 }).where('id', '=', listing.id).execute();
