@@ -126,6 +126,9 @@ export async function rowTexts<R extends RowVersion>(
   return out;
 }
 
+/** The middle of a kept text whose row shows a status that changes without a write (an order's): the status between the fields before and after it. */
+export const statusMiddle = (row: { status: string }): string => `,"status":${JSON.stringify(row.status)},`;
+
 /** The texts that are there (rowTexts: a row deleted since its page was read has none). */
 export const present = (texts: readonly (string | undefined)[]): string[] => texts.filter((t): t is string => t !== undefined);
 

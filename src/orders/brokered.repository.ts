@@ -2,7 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { ListingStatus } from '../db/schema.js';
 import { EFFECTIVE_STATUS_SQL, statusParts } from './listings.repository.js';
-import { resultJsonRowsWith, resultListingsJson, type ResultJsonRow } from '../search/results.js';
+import { listingsWithStatus, resultJsonRowsWith, type ResultJsonRow } from '../search/results.js';
 
 /**
  * Reads of brokered listings, all over the partial index `listings_broker_idx` (0012): one broker's
@@ -58,7 +58,7 @@ export async function brokerPageRows(db: Executor, broker: string, status: Listi
   const inStatus = status === undefined ? sql`true` : sql.join(statusParts(status), sql` OR `);
   return resultJsonRowsWith(db, sql`unnest(${[...nameIds]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, {
     plan: 'generic',
-    listings: resultListingsJson(sql`l.broker_address = ${broker} AND l.ens_name_id = n.id AND (${inStatus})`, EFFECTIVE_STATUS_SQL),
+    listings: listingsWithStatus(sql`l.broker_address = ${broker} AND l.ens_name_id = n.id AND (${inStatus})`, EFFECTIVE_STATUS_SQL, `broker:${broker}:${status ?? 'all'}`),
   });
 }
 

@@ -4,7 +4,7 @@ import type { SearchResultObject } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
 import { RawJson } from '../lib/raw-json.js';
 import { currencyJson, isoText, jsonObject, jsonValue, weiText } from '../db/json-rows.js';
-import { present, readBefore, rowTexts, statementKey, versionRef, type RowPieces, type RowVersion } from '../db/row-texts.js';
+import { present, readBefore, rowTexts, statementKey, statusMiddle, versionRef, type RowPieces, type RowVersion } from '../db/row-texts.js';
 import { weiString } from '../lib/wei.js';
 import { currencyFields } from '../lib/currencies.js';
 import type { PageReader } from './query.js';
@@ -92,16 +92,9 @@ function resultListingFields(status?: string): Record<string, string> {
 }
 
 /**
- * The standard search result of the name `n` (the SearchResult schema, field for field, without
- * the viewer's fields), as JSON text PostgreSQL writes (db/json-rows.ts): the mapping of a name
- * row to a search result, with `listings` its JSON array.
+ * The fields of the name `n`'s standard result (the SearchResult schema, field for field, without
+ * the viewer's fields) before its `listings`, and after them, as PostgreSQL writes them (db/json-rows.ts).
  */
-function resultJson(listings: RawBuilder<unknown>): RawBuilder<string> {
-  const [head, tail] = RESULT_JSON_PARTS;
-  return sql<string>`${head}${listings}${tail}`;
-}
-
-/** The fields of the name `n`'s standard result before its `listings`, and after them. */
 const RESULT_BEFORE = {
   id: 'n.id',
   name: 'n.name',
@@ -126,55 +119,102 @@ const RESULT_AFTER = {
   watchers_count: 'n.watchers_count',
 };
 
-const RESULT_JSON_PARTS = ((): [RawBuilder<unknown>, RawBuilder<unknown>] => {
-  const marker = 'listings_slot_marker';
-  const text = jsonValue({ ...RESULT_BEFORE, listings: marker, ...RESULT_AFTER });
-  const [head, tail] = text.split(marker);
-  return [sql.raw(head), sql.raw(`${tail}::text`)];
-})();
-
 /**
- * A result's active listings, as `id:version` texts (db/row-texts.ts), newest first. A name without
- * any has no listing summary (`listing_price_wei`, kept by every listing move in its transaction:
- * orders/summaries.ts), and its lookup is skipped (null): most names of a page have none, and the
- * lookup was a sixth of a 100-name trending page's database time. A summary still set for a
- * listing past its end time only costs the lookup, which leaves it out.
- */
-const ACTIVE_LISTING_VERSIONS = sql<string[] | null>`CASE WHEN n.listing_price_wei IS NULL THEN NULL
-  ELSE (SELECT array_agg(l.id::text || ':' || l.xmin::text ORDER BY l.created_at DESC, l.id DESC) FROM listings l WHERE ${ACTIVE_WHERE}) END`;
-
-/**
- * A name of a page with its version, for its kept text (db/row-texts.ts): read again, its active
- * listings' versions (`lv`, ACTIVE_LISTING_VERSIONS); read first, its text's pieces and its
- * listings' JSON array (`lj`) as well.
+ * A name of a page with its version, for its kept text (db/row-texts.ts): read again, its
+ * listings' versions (`lv`: `id:version`, and `:status` where they show one, comma-separated, newest
+ * first; null when none: one text parses faster than an array); read first, its
+ * text's pieces and its listings' JSON array (`lj`) as well.
  */
 interface VersionedResultRow extends RowVersion {
   name: string;
   owner_address: string | null;
-  lv?: string[] | null;
+  lv?: string | null;
   lj?: string;
 }
-
-/** The `listings` JSON array of the name `n`'s result read whole (see ACTIVE_LISTING_VERSIONS for why a name without a summary is skipped). */
-const ACTIVE_LISTINGS_TEXT = sql<string>`(CASE WHEN n.listing_price_wei IS NULL THEN '[]'::json ELSE ${resultListingsJson(ACTIVE_WHERE)} END)::text`;
 
 /** A result's text without its listings: the fields before, `"listings":`, and after (`RowPieces`). */
 const RESULT_HEAD = sql<string>`left(${jsonObject(RESULT_BEFORE)}, -1) || ',"listings":'`;
 const RESULT_TAIL = sql<string>`',' || substr(${jsonObject(RESULT_AFTER)}, 2)`;
-const RESULT_LISTING = jsonObject(resultListingFields());
+
+/** A listing of a result as its kept text reads it: id, version and (where shown) its status now. */
+interface ItemRef extends RowVersion {
+  status?: string;
+}
 
 /**
- * The standard results of a page's names, each its kept text (db/row-texts.ts) with its active
- * listings' kept texts between its halves: a name's text is kept by the name's row version, each
- * listing's by its own, so a page read again only reads the JSON of what changed since it was
- * kept. A page read first carries its names' pieces and listings (`lj`), and they are kept.
+ * What a page's results show as their `listings`, in the three forms a page reads: the JSON array
+ * whole (`whole`, a page read first), the listings' versions (`versions`, a page read again:
+ * `lv`), and the texts of listings by id (`texts`: `RowPieces`, with the status where shown). `kind`
+ * names their kept texts; `middle` is what stands between a text's head and tail.
  */
-async function withResultTexts<R extends VersionedResultRow & Partial<RowPieces>>(db: Executor, rows: readonly R[], page: string): Promise<(R & ResultJsonRow)[]> {
-  const refs = rows.flatMap((r) => (r.lv ?? []).map(versionRef));
-  const items = refs.length === 0 ? [] : await rowTexts(db, 'result-listings', refs, (ids) => sql<RowVersion & RowPieces>`SELECT ${GENERIC_PLAN}
-      l.id, l.xmin::text AS v, ${RESULT_LISTING} AS head, '' AS tail FROM listings l WHERE l.id = ANY(${ids}::bigint[])`.execute(db).then((r) => r.rows));
+interface ResultListings {
+  kind: string;
+  whole: RawBuilder<string>;
+  versions: RawBuilder<string | null>;
+  texts: (ids: number[]) => RawBuilder<ItemRef & RowPieces>;
+  ref: (text: string) => ItemRef;
+  middle: (ref: ItemRef) => string;
+  /** what tells this page's listings from another's with the same names (in the page's key) */
+  key: string;
+}
+
+/**
+ * A name's active unexpired listings (standard results). A name without any has no listing summary
+ * (`listing_price_wei`, kept by every listing move in its transaction: orders/summaries.ts), and
+ * its lookup is skipped: most names of a page have none, and the lookup was a sixth of a 100-name
+ * trending page's database time. A summary still set for a listing past its end time only costs
+ * the lookup, which leaves it out.
+ */
+const ACTIVE_LISTINGS_OF_RESULT: ResultListings = {
+  kind: 'result-listings',
+  whole: sql<string>`(CASE WHEN n.listing_price_wei IS NULL THEN '[]'::json ELSE ${resultListingsJson(ACTIVE_WHERE)} END)::text`,
+  versions: sql<string | null>`CASE WHEN n.listing_price_wei IS NULL THEN NULL
+    ELSE (SELECT string_agg(l.id::text || ':' || l.xmin::text, ',' ORDER BY l.created_at DESC, l.id DESC) FROM listings l WHERE ${ACTIVE_WHERE}) END`,
+  texts: (ids) => sql`SELECT ${GENERIC_PLAN} l.id, l.xmin::text AS v, ${jsonObject(resultListingFields())} AS head, '' AS tail
+    FROM listings l WHERE l.id = ANY(${ids}::bigint[])`,
+  ref: versionRef,
+  middle: () => '',
+  key: 'active',
+};
+
+/**
+ * The listings `l` of the name `n` that `where` picks, each with its effective status (`status`,
+ * SQL: it changes without a write, so it is the texts' middle, read fresh) and creation time
+ * (BrokeredResultListing); `key` tells `where`'s values (a broker and a status).
+ */
+export function listingsWithStatus(where: RawBuilder<unknown>, status: string, key: string): ResultListings {
+  const fields = resultListingFields(status);
+  const { status: _shown, created_at: createdAt, ...before } = fields;
+  return {
+    kind: 'result-listings-with-status',
+    whole: sql<string>`${resultListingsJson(where, status)}::text`,
+    versions: sql<string | null>`(SELECT string_agg(l.id::text || ':' || l.xmin::text || ':' || ${sql.raw(status)}, ',' ORDER BY l.created_at DESC, l.id DESC)
+      FROM listings l WHERE ${where})`,
+    texts: (ids) => sql`SELECT ${GENERIC_PLAN} l.id, l.xmin::text AS v, ${sql.raw(status)} AS status,
+      left(${jsonObject(before)}, -1) AS head, substr(${jsonObject({ created_at: createdAt })}, 2) AS tail FROM listings l WHERE l.id = ANY(${ids}::bigint[])`,
+    ref: (text) => {
+      const [id, v, shown] = text.split(':');
+      return { id: Number(id), v, status: shown };
+    },
+    middle: (ref) => statusMiddle({ status: ref.status ?? '' }),
+    key,
+  };
+}
+
+/**
+ * The results of a page's names, each its kept text (db/row-texts.ts) with its listings' kept
+ * texts between its halves: a name's text is kept by the name's row version, each listing's by its
+ * own, so a page read again only reads the JSON of what changed since it was kept. A page read
+ * first carries its names' pieces and listings (`lj`), and they are kept.
+ */
+async function withResultTexts<R extends VersionedResultRow & Partial<RowPieces>>(
+  db: Executor, rows: readonly R[], page: string, listings: ResultListings,
+): Promise<(R & ResultJsonRow)[]> {
+  const refsOf = new Map(rows.map((r) => [r.id, r.lv === undefined || r.lv === null ? [] : r.lv.split(',').map(listings.ref)]));
+  const refs = [...refsOf.values()].flat();
+  const items = refs.length === 0 ? [] : await rowTexts(db, listings.kind, refs, (ids) => listings.texts(ids).execute(db).then((r) => r.rows), { middle: listings.middle });
   const itemOf = new Map(refs.map((ref, i) => [ref.id, items[i]]));
-  const listingsOf = (r: R) => r.lj ?? (r.lv === undefined || r.lv === null ? '[]' : `[${present(r.lv.map((ref) => itemOf.get(versionRef(ref).id))).join(',')}]`);
+  const listingsOf = (r: R) => r.lj ?? `[${present(refsOf.get(r.id)!.map((ref) => itemOf.get(ref.id))).join(',')}]`;
   const pageRow = new Map(rows.map((r) => [r.id, r]));
   const texts = await rowTexts(db, 'results', rows, async (ids) => {
     const { rows: read } = await sql<RowPieces>`SELECT ${GENERIC_PLAN} n.id, n.xmin::text AS v, ${RESULT_HEAD} AS head, ${RESULT_TAIL} AS tail
@@ -232,8 +272,8 @@ export interface RowsOptions {
 }
 
 export interface JsonRowsOptions extends RowsOptions {
-  /** the result's `listings` (resultListingsJson of the name `n`'s listings); its active ones when not given */
-  listings?: RawBuilder<unknown>;
+  /** the result's `listings` (listingsWithStatus); the name's active ones when not given */
+  listings?: ResultListings;
 }
 
 /**
@@ -262,22 +302,17 @@ export const resultRowsWith = <E extends object>(db: Executor, source: RawBuilde
  * trend_total`); one statement. `listings` replaces the name's active listings (resultListingsJson).
  */
 async function resultJsonRowsFrom<E extends object = object>(db: Executor, source: RawBuilder<unknown>, options: JsonRowsOptions = {}): Promise<(ResultJsonRow & E)[]> {
-  const { extra = sql``, plan = 'custom', listings } = options;
+  const { extra = sql``, plan = 'custom', listings = ACTIVE_LISTINGS_OF_RESULT } = options;
   const generic = plan === 'generic' ? GENERIC_PLAN : sql``;
-  if (listings !== undefined) {
-    const { rows } = await sql<ResultJsonRow & E>`SELECT ${generic} n.id, n.name, n.owner_address, ${resultJson(listings)} AS json${extra}
-      FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
-    return rows;
-  }
   const [src, more] = [source.compile(db), extra.compile(db)];
-  const page = `results:${plan}:${statementKey(src)}:${statementKey(more)}`;
+  const page = `results:${plan}:${listings.key}:${statementKey(src)}:${statementKey(more)}`;
   const again = readBefore(db, page);
   const columns = again
-    ? sql`${ACTIVE_LISTING_VERSIONS} AS lv`
-    : sql`${RESULT_HEAD} AS head, ${RESULT_TAIL} AS tail, ${ACTIVE_LISTINGS_TEXT} AS lj`;
+    ? sql`${listings.versions} AS lv`
+    : sql`${RESULT_HEAD} AS head, ${RESULT_TAIL} AS tail, ${listings.whole} AS lj`;
   const { rows } = await sql<VersionedResultRow & Partial<RowPieces> & E>`SELECT ${generic} n.id, n.name, n.owner_address, n.xmin::text AS v, ${columns}${extra}
     FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
-  return withResultTexts(db, rows, page);
+  return withResultTexts(db, rows, page, listings);
 }
 
 /** Result JSON rows of the ids `source` yields as `p(id, ord, …)` with `extra` columns beside them (figures the page was ranked by). */

@@ -188,4 +188,49 @@ describe('brokered listings', () => {
       assert.deepEqual(seen, expected, `limit ${limit}`);
     }
   });
+
+  it('a broker\'s page read again shows every change since: the name, a listing\'s row, its end time passing, a new listing, ids past 32 bits', async () => {
+    const db = t.container.db;
+    const broker = addressOf(8);
+    const n = await createName(db, fresh('again'), { owner: addressOf(0) });
+    const brokered = async (created: { id: number }) => {
+      await db.updateTable('listings').set({ broker_address: broker, broker_fee_bps: 100 }).where('id', '=', created.id).execute();
+      return created.id;
+    };
+    const expires = Date.now() + 4_000;
+    const first = await brokered(await insertListing(db, 0, n.id, n.name, ONE_ETH, { expiresAt: new Date(expires), createdAt: new Date(Date.now() - 60_000) }));
+    // an id past 32 bits, as a busy market's ids will be
+    await db.updateTable('listings').set({ id: 3_000_000_007 }).where('id', '=', first).execute();
+    type Page = { id: number; upvotes: number; listings: { id: number; status: string; broker_fee_bps: number; price: string }[] }[];
+    const once = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/brokered-listings/broker/${broker}${query}` });
+      assert.equal(res.statusCode, 200, show(res));
+      return body(res).data.results as Page;
+    };
+    // Read three times, the same each time: a page read first (whole), then again (its rows'
+    // versions; what changed read by id), then again with every text kept.
+    const read = async (query = '') => {
+      const page = await once(query);
+      for (let i = 0; i < 2; i++) assert.deepEqual(await once(query), page, `${query} read again`);
+      return page;
+    };
+    const start = await read();
+    assert.deepEqual(start.map((r) => r.listings.map((l) => [l.id, l.status])), [[[3_000_000_007, 'active']]]);
+
+    await db.updateTable('ens_names').set((eb) => ({ upvotes: eb('upvotes', '+', 3) })).where('id', '=', n.id).execute();
+    assert.equal((await read())[0].upvotes, start[0].upvotes + 3, 'the name\'s row changed');
+    await db.updateTable('listings').set({ broker_fee_bps: 250 }).where('id', '=', 3_000_000_007).execute();
+    assert.equal((await read())[0].listings[0].broker_fee_bps, 250, 'the listing\'s row changed');
+
+    const second = await brokered(await insertListing(db, 1, n.id, n.name, 2n * ONE_ETH));
+    assert.deepEqual((await read())[0].listings.map((l) => [l.id, l.price]), [[second, (2n * ONE_ETH).toString()], [3_000_000_007, ONE_ETH.toString()]], 'a new listing, newest first');
+    assert.deepEqual((await read('?status=active'))[0].listings.map((l) => l.id), [second, 3_000_000_007]);
+
+    // no write: the first listing's end time passes; the same pages show it expired, or no longer active
+    await new Promise((r) => setTimeout(r, Math.max(0, expires - Date.now() + 50)));
+    assert.deepEqual((await once(''))[0].listings.map((l) => [l.id, l.status]), [[second, 'active'], [3_000_000_007, 'expired']]);
+    assert.deepEqual((await read(''))[0].listings.map((l) => [l.id, l.status]), [[second, 'active'], [3_000_000_007, 'expired']]);
+    assert.deepEqual((await once('?status=active'))[0].listings.map((l) => l.id), [second]);
+    assert.deepEqual((await read('?status=expired'))[0].listings.map((l) => l.id), [3_000_000_007]);
+  });
 });
