@@ -200,7 +200,7 @@ function stopped(child: ChildProcess): Promise<void> {
 const bareArgs = import.meta.url.endsWith('.js') ? [fileURLToPath(new URL('./bare.js', import.meta.url))] : ['--import', 'tsx', 'bench/bare.ts'];
 // The service as `npm start` runs it: compiled by scripts/build.mjs, with its node flags (package.json's start script).
 const serverEntry = execFileSync(process.execPath, ['scripts/build.mjs'], { encoding: 'utf8' }).trim();
-const startArgs = [`--max-old-space-size=${process.env.NODE_HEAP_MB ?? '256'}`, '--no-allocation-site-pretenuring'];
+const startArgs = [`--max-old-space-size=${process.env.NODE_HEAP_MB ?? '256'}`, '--no-allocation-site-pretenuring', '--heap-growing-percent=100'];
 
 async function bareServer(): Promise<{ port: number; child: ChildProcess }> {
   const child = spawn(process.execPath, bareArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
