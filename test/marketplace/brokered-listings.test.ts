@@ -197,7 +197,7 @@ describe('brokered listings', () => {
       await db.updateTable('listings').set({ broker_address: broker, broker_fee_bps: 100 }).where('id', '=', created.id).execute();
       return created.id;
     };
-    const expires = Date.now() + 4_000;
+    const expires = Date.now() + 6_000; // time for the reads below on a busy machine
     const first = await brokered(await insertListing(db, 0, n.id, n.name, ONE_ETH, { expiresAt: new Date(expires), createdAt: new Date(Date.now() - 60_000) }));
     // an id past 32 bits, as a busy market's ids will be
     await db.updateTable('listings').set({ id: 3_000_000_007 }).where('id', '=', first).execute();
