@@ -299,7 +299,7 @@ export const resultRowsWith = <E extends object>(db: Executor, source: RawBuilde
 /**
  * The names the ids `source` yields as `p(id, ord, …)`, in `ord` order, each as its standard
  * result's JSON text (`json`) beside the columns services read, with `extra` columns (`, p.total AS
- * trend_total`); one statement. `listings` replaces the name's active listings (resultListingsJson).
+ * trend_total`); one statement. `listings` replaces the name's active listings (listingsWithStatus).
  */
 async function resultJsonRowsFrom<E extends object = object>(db: Executor, source: RawBuilder<unknown>, options: JsonRowsOptions = {}): Promise<(ResultJsonRow & E)[]> {
   const { extra = sql``, plan = 'custom', listings = ACTIVE_LISTINGS_OF_RESULT } = options;
