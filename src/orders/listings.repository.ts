@@ -1,10 +1,10 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
-import { present, readBefore, rowTexts } from '../db/row-texts.js';
+import { present, readBefore, rowTexts, statusMiddle } from '../db/row-texts.js';
 import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { ListingStatus } from '../db/schema.js';
-import { countOfParts, statusBetween, type PageRow, EXACT_COUNT_LIMIT, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
+import { countOfParts, type PageRow, EXACT_COUNT_LIMIT, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
 
 /** What the rules read of a listing joined with its name (a response shows LISTING_JSON instead). */
 export interface ListingRow {
@@ -122,11 +122,11 @@ const PAGE_ROW_WHOLE = [...PAGE_ROW, sql<string>`left(${jsonObject(LISTING_HEAD)
 
 /** The listings of a page (PAGE_ROW or PAGE_ROW_WHOLE) as LISTING_JSON texts, in their order (db/row-texts.ts). */
 function listingTexts(db: Executor, rows: PageRow[], page: string): Promise<string[]> {
-  return rowTexts(db, 'listings', rows, (ids) => withName(db)
+  return rowTexts<PageRow>(db, 'listings', rows, (ids) => withName(db)
     .modifyFront(GENERIC_PLAN)
     .select(PAGE_ROW_WHOLE)
     .where(sql<SqlBool>`l.id = ANY(${ids}::bigint[])`)
-    .execute(), { middle: statusBetween, page }).then(present);
+    .execute(), { middle: statusMiddle, page }).then(present);
 }
 
 /**

@@ -1,10 +1,10 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
-import { present, readBefore, rowTexts } from '../db/row-texts.js';
+import { present, readBefore, rowTexts, statusMiddle } from '../db/row-texts.js';
 import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { OfferStatus } from '../db/schema.js';
-import { countOfParts, statusBetween, type PageRow, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
+import { countOfParts, type PageRow, fewRowsPart, isPastEndPart, pageOfParts } from './status-parts.js';
 
 export interface OfferFilters {
   buyer?: string;
@@ -88,13 +88,13 @@ const PAGE_ROW_WHOLE = [...PAGE_ROW, sql<string>`left(${jsonObject(OFFER_HEAD)},
 
 /** The offers of a page (PAGE_ROW or PAGE_ROW_WHOLE) as OFFER_JSON texts, in their order (db/row-texts.ts). */
 function offerTexts(db: Executor, rows: PageRow[], page: string): Promise<string[]> {
-  return rowTexts(db, 'offers', rows, (ids) => db
+  return rowTexts<PageRow>(db, 'offers', rows, (ids) => db
     .selectFrom('offers as o')
     .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
     .modifyFront(GENERIC_PLAN)
     .select(PAGE_ROW_WHOLE)
     .where(sql<SqlBool>`o.id = ANY(${ids}::bigint[])`)
-    .execute(), { middle: statusBetween, page }).then(present);
+    .execute(), { middle: statusMiddle, page }).then(present);
 }
 
 /** The offer as a response shows it (OFFER_JSON), undefined when there is none. */

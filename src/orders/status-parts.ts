@@ -1,7 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { cached, type Cache } from '../infra/cache.js';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
-import { statusMiddle, type RowVersion } from '../db/row-texts.js';
+import type { RowVersion } from '../db/row-texts.js';
 
 /**
  * Lists filtered by a status that is several index ranges (e.g. `expired` = written expired, or
@@ -13,9 +13,6 @@ import { statusMiddle, type RowVersion } from '../db/row-texts.js';
 export interface PageRow extends RowVersion {
   status: string;
 }
-
-/** The middle of an order's kept text (db/row-texts.ts): its status, between the fields before and after it. */
-export const statusBetween: (row: PageRow) => string = statusMiddle;
 
 /**
  * One page of `{id, k}` as a subquery, not run: each part selects `id` and its sort key `k`,
