@@ -27,19 +27,56 @@ const computing = new WeakMap<Cache, Map<string, Promise<unknown>>>();
 export async function cached<T>(cache: Cache, key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T> {
   const hit = await cache.get<T>(key);
   if (hit !== undefined) return hit;
-  let running = computing.get(cache);
-  if (!running) computing.set(cache, (running = new Map()));
-  const current = running.get(key) as Promise<T> | undefined;
-  // a copy, as a hit gives (JSON): no caller gets another caller's object
-  if (current) return current.then((v) => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T)));
-  const started = (async () => {
+  return once(cache, key, async () => {
     const value = await compute();
     await cache.set(key, value, ttlSeconds);
     return value;
-  })().finally(() => running.delete(key));
+  });
+}
+
+/** `run` for `key`, or, while one runs, a copy of its outcome (as a hit gives: no caller gets another caller's object). */
+function once<T>(cache: Cache, key: string, run: () => Promise<T>): Promise<T> {
+  let running = computing.get(cache);
+  if (!running) computing.set(cache, (running = new Map()));
+  const current = running.get(key) as Promise<T> | undefined;
+  if (current) return current.then((v) => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T)));
+  const started = run().finally(() => running.delete(key));
   running.set(key, started);
   return started;
 }
+
+/** A value of `cachedStale` and the time (ms since the epoch) until which it is fresh. */
+interface Aging<T> { value: T; freshUntil: number }
+
+/**
+ * Like `cached`, for figures a reader is told are approximate (counts, totals): past its
+ * `freshSeconds` a value is still answered for `staleSeconds` more while one recount runs beside
+ * the request that found it old, so no request waits for a recount that the last value can stand
+ * in for (a capped count of a club's names: 250 ms at a million names, every 15 s per filter set).
+ * A failed recount keeps the old value until the next request tries again; past both periods the
+ * value is gone and the next request computes it as `cached` does, failures included. Not for
+ * answers whose cache duration the interface fixes.
+ */
+export async function cachedStale<T>(cache: Cache, key: string, freshSeconds: number, staleSeconds: number, compute: () => Promise<T>): Promise<T> {
+  const agingKey = agingKeyOf(key);
+  const recount = () => once(cache, agingKey, async () => {
+    const aging: Aging<T> = { value: await compute(), freshUntil: Date.now() + freshSeconds * 1000 };
+    await cache.set(agingKey, aging, freshSeconds + staleSeconds);
+    return aging;
+  });
+  const hit = await cache.get<Aging<T>>(agingKey);
+  if (hit === undefined) return (await recount()).value;
+  // the old value stands meanwhile, also when the recount fails (the next request tries again)
+  if (hit.freshUntil <= Date.now()) recount().catch(() => undefined);
+  return hit.value;
+}
+
+/** Whether `cachedStale` holds a value for `key`, fresh or old (it would answer without waiting). */
+export async function holdsStale(cache: Cache, key: string): Promise<boolean> {
+  return (await cache.get(agingKeyOf(key))) !== undefined;
+}
+
+const agingKeyOf = (key: string) => `aging:${key}`;
 
 export class MemoryCache implements Cache {
   readonly kind = 'memory' as const;

@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { cached, type Cache } from '../infra/cache.js';
+import { cachedStale, holdsStale, type Cache } from '../infra/cache.js';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { RowVersion } from '../db/row-texts.js';
 
@@ -80,6 +80,8 @@ export async function countOfParts<DB, TB extends keyof DB>(db: Executor, parts:
 /** Totals up to this are counted exactly on every request; larger ones are cached briefly. */
 export const EXACT_COUNT_LIMIT = 1_000;
 const LARGE_COUNT_TTL_SECONDS = 30;
+/** How long after that a large total still answers while it is recounted beside the request. */
+const LARGE_COUNT_STALE_SECONDS = 60;
 
 /**
  * The total of a list as its page tells it: a page shorter than `limit` that is not past the end
@@ -95,13 +97,14 @@ export function totalOfPage(offset: number, limit: number, rows: number): number
  * The total of a paged list: counted exactly (an index-bounded count of at most 1,001 rows) while
  * small; above that, the full count is cached for 30 s per filter set, and requests that miss the
  * cache together wait for one count. A cached large total is answered before any counting, so a
- * page of a list of hundreds of thousands of orders costs no count at all on most requests.
+ * page of a list of hundreds of thousands of orders costs no count at all on most requests; past
+ * its 30 s it still answers for a minute while one recount runs beside (cachedStale), so no
+ * request waits for a full count once the filter set has been counted.
  */
 export async function pagedTotal(cache: Cache, key: string, count: (cap?: number) => Promise<number>): Promise<number> {
   const cacheKey = `market:count:${key}`;
-  const large = await cache.get<number>(cacheKey);
-  if (large !== undefined) return large;
+  const large = () => cachedStale(cache, cacheKey, LARGE_COUNT_TTL_SECONDS, LARGE_COUNT_STALE_SECONDS, () => count());
+  if (await holdsStale(cache, cacheKey)) return large();
   const bounded = await count(EXACT_COUNT_LIMIT);
-  if (bounded <= EXACT_COUNT_LIMIT) return bounded;
-  return cached(cache, cacheKey, LARGE_COUNT_TTL_SECONDS, () => count());
+  return bounded <= EXACT_COUNT_LIMIT ? bounded : large();
 }

@@ -4,7 +4,7 @@ import { DAY } from '../lib/time.js';
 import type { SearchFilters } from './filters.js';
 import { SORT_KEYS } from '../contracts/search.js';
 import { extraConditions } from './extra-filters.js';
-import { cached, type Cache } from '../infra/cache.js';
+import { cached, cachedStale, type Cache } from '../infra/cache.js';
 
 export type SortKey = (typeof SORT_KEYS)[number];
 export { SORT_KEYS };
@@ -342,6 +342,8 @@ async function tieredPage<R extends { id: number }>(
 
 /** How long a capped count of a search is reused for the same normalized text and filters. */
 export const SEARCH_COUNT_TTL_SECONDS = 15;
+/** How long after that it still answers while it is recounted beside the request (cachedStale). */
+export const SEARCH_COUNT_STALE_SECONDS = 45;
 
 /** Counts matches up to the window: exact when fewer, capped otherwise, never a whole-table count. */
 async function cappedCount(db: Executor, where: RawBuilder<unknown>): Promise<{ total: number; capped: boolean }> {
@@ -359,7 +361,8 @@ export interface SearchSpec {
   q?: string; filters: SearchFilters; sort: Sort | 'relevance'; offset: number; limit: number; extra?: RawBuilder<unknown>[];
   /**
    * Reuse the capped count for SEARCH_COUNT_TTL_SECONDS (keyed by the text and filters; not with
-   * `extra`); concurrent requests of one key in this process share one count (`cached`).
+   * `extra`), then answer it for SEARCH_COUNT_STALE_SECONDS more while one recount runs beside the
+   * request (`cachedStale`); concurrent requests of one key in this process share one count.
    */
   counts?: { cache: Cache };
 }
@@ -380,7 +383,7 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
 
   const countKey = `search:count:${JSON.stringify({ q: spec.q ?? '', f: spec.filters }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
   const counting = counts && !spec.extra
-    ? cached(counts.cache, countKey, SEARCH_COUNT_TTL_SECONDS, () => cappedCount(db, where))
+    ? cachedStale(counts.cache, countKey, SEARCH_COUNT_TTL_SECONDS, SEARCH_COUNT_STALE_SECONDS, () => cappedCount(db, where))
     : cappedCount(db, where);
   let page: Promise<R[]>;
   if (spec.sort === 'relevance' && match) {

@@ -16,7 +16,7 @@ const LIST_DESCRIPTION = [
   'price, kept by the price sync), so listings in different currencies compare; a listing whose value is not known yet',
   '(USDC before any ETH/USD price) sorts as the dearest and matches no price range. Each listing carries `currency_symbol` and',
   '`currency_decimals`. `sort=expiry` orders by the listing\'s end time; listings without one count as',
-  'the latest. Ties break on id in the same direction. `data.pagination` is Style B; totals above 1,000 may be up to 30 s old.',
+  'the latest. Ties break on id in the same direction. `data.pagination` is Style B; totals above 1,000 are recounted beside the requests after 30 s and may be up to 90 s old.',
 ].join(' ');
 
 const CREATE_DESCRIPTION = [

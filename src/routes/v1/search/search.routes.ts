@@ -53,7 +53,9 @@ is 10,000 and \`meta.totalCapped\` is true, so a page never counts the whole tab
 the names the pages can reach: exact, prefix and substring matches, and the similar labels above the
 bar the text reached (not every label 0.3 similar when the bar was raised). The count of one
 normalized text and filter set, and the similar labels of one text, are reused for 15 s, so \`total\`
-and which similar labels appear may lag a change by that long; everything else is always current.
+and which similar labels appear may lag a change by that long; after that a count is recounted beside
+the request that finds it old, which (like the requests of the next 45 s until the recount lands)
+still gets the old one: a \`total\` is at most a minute old. Everything else is always current.
 `.trim();
 
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
