@@ -89,9 +89,12 @@ export interface ClubMembers {
 }
 
 export interface ClubNames {
+  char_class: Generated<string>;
   club: string;
   ens_name_id: number;
   label: string;
+  label_length: Generated<number>;
+  searchable: Generated<boolean>;
 }
 
 export interface Clubs {

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
 import { bulkNames } from '../helpers/search.js';
 import { recountClubs } from '../../src/services/clubs.service.js';
@@ -53,6 +53,7 @@ describe('search pages inside a club', () => {
     assert.equal(want.length, 420);
     assert.deepEqual(await allPages('filters[clubs][]=bigclub', 37), want);
     assert.deepEqual(await allPages('filters[clubs][]=bigclub&filters[listed]=true', 50), want.slice(0, 140));
+    assert.deepEqual(await allPages('filters[clubs][]=bigclub&filters[listed]=false', 50), want.slice(140));
   });
 
   it('a small club, and both clubs together, in the same order', async () => {
@@ -65,5 +66,50 @@ describe('search pages inside a club', () => {
     const want = await expected('bigclub', sql`label LIKE 'cpbig001%'`);
     assert.equal(want.length, 100);
     assert.deepEqual(await allPages('filters[clubs][]=bigclub&filters[startsWith]=cpbig001&filters[minLength]=10', 30), want);
+  });
+
+  it("a club's total counts its names as the filters say, and follows the names' changes", async () => {
+    const db = t.container.db;
+    // lengths 2-6, digits, letters and mixed; two names also in bigclub; one subname (never searched)
+    const labels = ['cq', 'cqz', 'cqzx', 'cqzxw', 'cqzxwv', 'cq1', 'cq12', '90', '901', '9012', '90123', '901234'];
+    for (const [i, label] of labels.entries()) {
+      const hex = Buffer.from(label).toString('hex');
+      await sql`INSERT INTO ens_names (name, label, labelhash, namehash, token_id, expiry_date, clubs)
+        VALUES (${`${label}.eth`}, ${label}, ${`0x${hex.padStart(64, 'a')}`}, ${`0x${hex.padStart(64, 'b')}`}, ${9000 + i}, now() + interval '100 days', ARRAY['countclub'])`.execute(db);
+    }
+    await sql`INSERT INTO ens_names (name, label, labelhash, namehash, token_id, expiry_date, clubs)
+      VALUES ('cqsub.cq.eth', 'cqsub', ${`0x${'d'.repeat(64)}`}, ${`0x${'e'.repeat(64)}`}, 77, now() + interval '100 days', ARRAY['countclub'])`.execute(db);
+    await sql`UPDATE ens_names SET clubs = ARRAY['bigclub', 'countclub'] WHERE label IN ('cpbig00001', 'cpbig00002')`.execute(db);
+    await sql`INSERT INTO clubs (name) VALUES ('countclub') ON CONFLICT DO NOTHING`.execute(db);
+    await recountClubs(db, ['countclub', 'bigclub']);
+
+    const queries: Array<[string, RawBuilder<unknown>]> = [
+      ['filters[clubs][]=countclub', sql`clubs && '{countclub}'`],
+      ['filters[clubs][]=countclub&filters[minLength]=4', sql`clubs && '{countclub}' AND label_length >= 4`],
+      ['filters[clubs][]=countclub&filters[maxLength]=3&filters[minLength]=3', sql`clubs && '{countclub}' AND label_length = 3`],
+      ['filters[clubs][]=countclub&filters[digits]=only', sql`clubs && '{countclub}' AND char_class = 'digits'`],
+      ['filters[clubs][]=countclub&filters[letters]=only&filters[minLength]=4', sql`clubs && '{countclub}' AND char_class = 'letters' AND label_length >= 4`],
+      ['filters[clubs][]=countclub&filters[digits]=exclude', sql`clubs && '{countclub}' AND NOT has_numbers`],
+      ['filters[clubs][]=countclub&filters[clubs][]=bigclub', sql`clubs && '{countclub,bigclub}'`],
+      ['filters[clubs][]=countclub&filters[clubs][]=bigclub&filters[maxLength]=10', sql`clubs && '{countclub,bigclub}' AND label_length <= 10`],
+    ];
+    const check = async (when: string) => {
+      await t.container.cache.delPrefix('aging:search:');
+      for (const [query, cond] of queries) {
+        const want = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ens_names WHERE searchable AND ${cond}`.execute(db)).rows[0]!.n;
+        const res = await t.app.inject({ method: 'GET', url: `/api/v1/search?${query}&limit=1` });
+        assert.equal(res.statusCode, 200, show(res));
+        assert.equal(body(res).data.pagination.total, want, `${when}: ${query}`);
+      }
+    };
+    await check('as loaded');
+    assert.equal(body(await t.app.inject({ method: 'GET', url: '/api/v1/search?filters[clubs][]=countclub&filters[digits]=only&limit=1' })).data.pagination.total, 5);
+
+    // a name leaves the club, another becomes a subname (not searchable), one joins it, one is renamed
+    await sql`UPDATE ens_names SET clubs = '{}' WHERE label = 'cqz'`.execute(db);
+    await sql`UPDATE ens_names SET name = 'cqzx.cq.eth' WHERE label = 'cqzx'`.execute(db);
+    await sql`UPDATE ens_names SET clubs = ARRAY['countclub'] WHERE label = 'cpsmall00001'`.execute(db);
+    await sql`UPDATE ens_names SET label = '9', name = '9.eth' WHERE label = '90'`.execute(db);
+    await check('after the changes');
   });
 });
