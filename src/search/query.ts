@@ -349,9 +349,14 @@ export const SEARCH_COUNT_TTL_SECONDS = 15;
 /** How long after that it still answers while it is recounted beside the request (cachedStale). */
 export const SEARCH_COUNT_STALE_SECONDS = 45;
 
-/** Counts matches up to the window: exact when fewer, capped otherwise, never a whole-table count. */
-async function cappedCount(db: Executor, where: RawBuilder<unknown>): Promise<{ total: number; capped: boolean }> {
-  const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 FROM ens_names WHERE ${where} LIMIT ${RESULT_WINDOW + 1}) m`.execute(db);
+/** Counts matching names up to the window: exact when fewer, capped otherwise, never a whole-table count. */
+function cappedCount(db: Executor, where: RawBuilder<unknown>): Promise<{ total: number; capped: boolean }> {
+  return cappedRows(db, sql`SELECT 1 FROM ens_names WHERE ${where}`);
+}
+
+/** Counts the rows of `rows` (one per name) up to the window. */
+async function cappedRows(db: Executor, rows: RawBuilder<unknown>): Promise<{ total: number; capped: boolean }> {
+  const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${rows} LIMIT ${RESULT_WINDOW + 1}) m`.execute(db);
   const n = r.rows[0]?.n ?? 0;
   return n > RESULT_WINDOW ? { total: RESULT_WINDOW, capped: true } : { total: n, capped: false };
 }
@@ -375,12 +380,7 @@ function clubRowsCount(db: Executor, f: SearchFilters, ctx: SearchContext): Prom
   }
   const where = and([...filterConditions({ ...f, clubs: undefined }, ctx), sql`club = ANY(${textArray(clubs)})`]);
   // a name is one row per club it is in: several clubs count each name once
-  const rows = clubs.length === 1 ? sql`SELECT 1 FROM club_names WHERE ${where}` : sql`SELECT DISTINCT ens_name_id FROM club_names WHERE ${where}`;
-  return (async () => {
-    const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${rows} LIMIT ${RESULT_WINDOW + 1}) m`.execute(db);
-    const n = r.rows[0]?.n ?? 0;
-    return n > RESULT_WINDOW ? { total: RESULT_WINDOW, capped: true } : { total: n, capped: false };
-  })();
+  return cappedRows(db, clubs.length === 1 ? sql`SELECT 1 FROM club_names WHERE ${where}` : sql`SELECT DISTINCT ens_name_id FROM club_names WHERE ${where}`);
 }
 
 async function ids(db: Executor, query: RawBuilder<{ id: number }>): Promise<number[]> {
