@@ -184,6 +184,11 @@ interface Tier {
    * plan for all (planning it per request cost three times its run).
    */
   byIds?: boolean;
+  /**
+   * One plan whatever its values, with filters: the listed walk when every filter is one the
+   * listed-names index holds (see walkPlannedOnce).
+   */
+  plannedOnce?: boolean;
 }
 
 /**
@@ -332,7 +337,7 @@ async function tieredPage<R extends { id: number }>(
     // prefixes and deep pages), which took 1 ms to plan and 0.4-0.9 ms to run, and the prefix tier
     // of a longer one (Tier.samePlan). Only a reader that marks its own statement plans a short
     // page once (it is a WITH, which cannot carry the mark).
-    const generic = short || (unfiltered && tier.samePlan === true) || tier.byIds === true || where.compile(db).parameters.length === 0;
+    const generic = short || (unfiltered && tier.samePlan === true) || tier.byIds === true || tier.plannedOnce === true || where.compile(db).parameters.length === 0;
     const statement = short
       ? byLengthPage(where, tier.rank, skip, want)
       : sql<{ id: number }>`SELECT ${generic ? GENERIC_PLAN : sql``} id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${generic ? sql.lit(want) : want}`;
@@ -424,7 +429,7 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
     const sort = spec.sort === 'relevance' ? { by: 'listing_date' as const, order: 'desc' as const } : spec.sort;
     const walk = sort.by === 'listing_date' && spec.filters.clubs !== undefined && await clubMembers(db, spec.filters.clubs, counts) >= LISTED_WALK_FROM;
     const listed = walk ? [...filterConditions(spec.filters, ctx, true), ...(spec.extra ?? []), ...(match ? [match.cond] : [])] : undefined;
-    page = sortedPage(db, conds, sort, offset, limit, reader, listed);
+    page = sortedPage(db, conds, sort, offset, limit, reader, listed, walk && !match && !spec.extra && walkPlannedOnce(spec.filters));
   }
   const [rows, count] = await Promise.all([page, counting]);
   return { rows, ...count };
@@ -456,6 +461,18 @@ export async function searchIds(db: Executor, spec: SearchSpec, ctx: SearchConte
  * beats a walk that finds few of them (13 ms: every listed name).
  */
 const LISTED_WALK_FROM = 300;
+
+/**
+ * Whether the listed walk has one plan whatever its values: when every filter is one the
+ * listed-names index holds (clubs, lengths, a class `only`, listed=true), the walk reads it alone
+ * backwards or forwards; its generic plan is that walk (checked at a million names for clubs
+ * 999, 100k and 3-letters, deep pages too), and planning it per request cost 0.35-0.6 ms of
+ * PostgreSQL's time, more than most walks take. With other filters the planner may do better
+ * with their values (a narrow price range from the price index).
+ */
+function walkPlannedOnce(f: SearchFilters): boolean {
+  return Object.entries(f).every(([name, value]) => value === undefined || (CLUB_ROW_FILTERS.has(name) && value !== 'exclude') || (name === 'listed' && value === true));
+}
 const CLUB_SIZE_TTL_SECONDS = 60;
 
 /** How many names the clubs have all told (clubs.member_count, kept by every name write; reused a minute). */
@@ -466,9 +483,12 @@ async function clubMembers(db: Executor, clubs: readonly string[], counts: Searc
   return cached(counts.cache, key, CLUB_SIZE_TTL_SECONDS, read);
 }
 
-/** `listed`: the conditions of the tier of rows with a value, when not `conds` (see LISTED_WALK_FROM). */
+/**
+ * `listed`: the conditions of the tier of rows with a value, when not `conds` (see LISTED_WALK_FROM);
+ * `listedOnce`: that tier has one plan (walkPlannedOnce).
+ */
 function sortedPage<R extends { id: number }>(
-  db: Executor, conds: RawBuilder<unknown>[], sort: Sort, offset: number, limit: number, reader: PageReader<R>, listed?: RawBuilder<unknown>[],
+  db: Executor, conds: RawBuilder<unknown>[], sort: Sort, offset: number, limit: number, reader: PageReader<R>, listed?: RawBuilder<unknown>[], listedOnce = false,
 ): Promise<R[]> {
   const column = SORT_COLUMNS[sort.by];
   const dir = sql.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
@@ -477,7 +497,7 @@ function sortedPage<R extends { id: number }>(
   // The rows with a value by the key, then the rows without one by id.
   const key = column.keys[0];
   return tieredPage(db, conds, [
-    { cond: column.present ?? sql`${key} IS NOT NULL`, rank: orderBy, base: listed },
+    { cond: column.present ?? sql`${key} IS NOT NULL`, rank: orderBy, base: listed, plannedOnce: listedOnce },
     { cond: column.present ? sql`NOT (${column.present})` : sql`${key} IS NULL`, rank: sql`id ${dir}` },
   ], offset, limit, reader);
 }
