@@ -177,8 +177,10 @@ interface Tier {
    * (168 ms), a rare one through the trigram index, where one plan for both took 334 ms.
    */
   samePlan?: boolean;
-  /** The filters' conditions for this tier, when not the page's own (see LISTED_WALK_FROM). */
+  /** The filters' conditions for this tier, when not the page's own (see LISTED_WALK_FROM, ClubRows). */
   base?: RawBuilder<unknown>[];
+  /** The rows this tier reads, when not the names' (ClubRows). */
+  from?: RawBuilder<unknown>;
   /**
    * Its rows are a bounded list of ids, read by primary key whatever the values and filters: one
    * plan for all (planning it per request cost three times its run).
@@ -340,11 +342,11 @@ async function tieredPage<R extends { id: number }>(
     const generic = short || (unfiltered && tier.samePlan === true) || tier.byIds === true || tier.plannedOnce === true || where.compile(db).parameters.length === 0;
     const statement = short
       ? byLengthPage(where, tier.rank, skip, want)
-      : sql<{ id: number }>`SELECT ${generic ? GENERIC_PLAN : sql``} id FROM ens_names WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${generic ? sql.lit(want) : want}`;
+      : sql<{ id: number }>`SELECT ${generic ? GENERIC_PLAN : sql``} id FROM ${tier.from ?? sql`ens_names`} WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${generic ? sql.lit(want) : want}`;
     const found = await reader(db, statement, generic ? 'generic' : 'custom');
     page.push(...found);
     if (page.length === limit) break;
-    before += found.length > 0 || skip === 0 ? skip + found.length : (await cappedCount(db, where)).total;
+    before += found.length > 0 || skip === 0 ? skip + found.length : (await cappedCount(db, where, tier.from)).total;
   }
   return page;
 }
@@ -354,9 +356,12 @@ export const SEARCH_COUNT_TTL_SECONDS = 15;
 /** How long after that it still answers while it is recounted beside the request (cachedStale). */
 export const SEARCH_COUNT_STALE_SECONDS = 45;
 
-/** Counts matching names up to the window: exact when fewer, capped otherwise, never a whole-table count. */
-function cappedCount(db: Executor, where: RawBuilder<unknown>): Promise<{ total: number; capped: boolean }> {
-  return cappedRows(db, sql`SELECT 1 FROM ens_names WHERE ${where}`);
+/**
+ * Counts matching names up to the window: exact when fewer, capped otherwise, never a whole-table
+ * count. `from`: the rows read in place of the names' (ClubRows).
+ */
+function cappedCount(db: Executor, where: RawBuilder<unknown>, from: RawBuilder<unknown> = sql`ens_names`): Promise<{ total: number; capped: boolean }> {
+  return cappedRows(db, sql`SELECT 1 FROM ${from} WHERE ${where}`);
 }
 
 /** Counts the rows of `rows` (one per name) up to the window. */
@@ -370,22 +375,37 @@ async function cappedRows(db: Executor, rows: RawBuilder<unknown>): Promise<{ to
 const CLUB_ROW_FILTERS: ReadonlySet<string> = new Set(['clubs', 'minLength', 'maxLength', 'digits', 'letters', 'emoji'] satisfies FilterName[]);
 
 /**
- * The count of a club filter set from the clubs' own rows, when every filter is one club_names
- * answers (clubs, lengths, a class `only`: the club pages' filters) and there is no text:
- * an index range per club (club_names_search_idx) instead of a table page per member read
- * through the clubs' GIN index (the 10k club's 10,000 names: 250 ms at a million names). The
- * conditions are global search's own (filterConditions), on columns of the same names.
+ * Rows a search reads (`from`, columns named as the names' own), the filters' conditions on them,
+ * and the rows of their count (one per name).
  */
-function clubRowsCount(db: Executor, f: SearchFilters, ctx: SearchContext): Promise<{ total: number; capped: boolean }> | undefined {
+interface ClubRows { from: RawBuilder<unknown>; conds: RawBuilder<unknown>[]; counted: RawBuilder<unknown> }
+
+/**
+ * The clubs' own rows in place of the names', when every filter is one club_names answers alone
+ * (clubs, lengths, a class `only`: the club pages' filters): each member's id, label, length,
+ * class and searchable under the names' column names, so global search's own conditions
+ * (filterConditions) and text tiers read them unchanged; a name in several of the clubs once.
+ * A club's count is then a range of club_names_search_idx (the 10k club's 10,000 names: 5 ms,
+ * where the clubs' GIN index read a table page per member, 250 ms at a million names), and so are
+ * the names of a club starting with a text (every label starting with it, read and checked
+ * for the club, before).
+ */
+function clubRowsOf(f: SearchFilters, ctx: SearchContext): ClubRows | undefined {
   const clubs = f.clubs;
   if (clubs === undefined) return undefined;
   for (const [name, value] of Object.entries(f)) {
     if (value === undefined) continue;
     if (!CLUB_ROW_FILTERS.has(name) || value === 'exclude') return undefined;
   }
-  const where = and([...filterConditions({ ...f, clubs: undefined }, ctx), sql`club = ANY(${textArray(clubs)})`]);
-  // a name is one row per club it is in: several clubs count each name once
-  return cappedRows(db, clubs.length === 1 ? sql`SELECT 1 FROM club_names WHERE ${where}` : sql`SELECT DISTINCT ens_name_id FROM club_names WHERE ${where}`);
+  const one = clubs.length === 1;
+  const inClubs = sql`club = ANY(${textArray(clubs)})`;
+  const conds = filterConditions({ ...f, clubs: undefined }, ctx);
+  return {
+    from: sql`(SELECT ${one ? sql`` : sql`DISTINCT`} ens_name_id AS id, label, label_length, char_class, searchable FROM club_names WHERE ${inClubs}) ens_names`,
+    conds,
+    // several clubs' rows deduplicated by id alone: by `from`'s every column, three large clubs took 180 ms, by id 6 ms
+    counted: one ? sql`SELECT 1 FROM club_names WHERE ${and([inClubs, ...conds])}` : sql`SELECT DISTINCT ens_name_id FROM club_names WHERE ${and([inClubs, ...conds])}`,
+  };
 }
 
 async function ids(db: Executor, query: RawBuilder<{ id: number }>): Promise<number[]> {
@@ -417,14 +437,18 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
   const where = and(conds);
   const { offset, limit } = spec;
 
-  const counted = () => (match || spec.extra ? undefined : clubRowsCount(db, spec.filters, ctx)) ?? cappedCount(db, where);
+  const clubRows = spec.extra ? undefined : clubRowsOf(spec.filters, ctx);
+  const counted = () => (clubRows && !match ? cappedRows(db, clubRows.counted) : cappedCount(db, where));
   const countKey = `search:count:${JSON.stringify({ q: spec.q ?? '', f: spec.filters }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
   const counting = counts && !spec.extra
     ? cachedStale(counts.cache, countKey, SEARCH_COUNT_TTL_SECONDS, SEARCH_COUNT_STALE_SECONDS, counted)
     : counted();
   let page: Promise<R[]>;
   if (spec.sort === 'relevance' && match) {
-    page = tieredPage(db, base, match.tiers, offset, limit, reader);
+    // the prefix tier (a range of labels) from the clubs' rows when they hold every filter
+    const [first, ...rest] = match.tiers;
+    const tiers = clubRows && first ? [{ ...first, from: clubRows.from, base: clubRows.conds }, ...rest] : match.tiers;
+    page = tieredPage(db, base, tiers, offset, limit, reader);
   } else {
     const sort = spec.sort === 'relevance' ? { by: 'listing_date' as const, order: 'desc' as const } : spec.sort;
     const walk = sort.by === 'listing_date' && spec.filters.clubs !== undefined && await clubMembers(db, spec.filters.clubs, counts) >= LISTED_WALK_FROM;

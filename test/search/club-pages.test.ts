@@ -112,4 +112,26 @@ describe('search pages inside a club', () => {
     await sql`UPDATE ens_names SET label = '9', name = '9.eth' WHERE label = '90'`.execute(db);
     await check('after the changes');
   });
+
+  it("a text inside a club: the club's names from its own rows, page after page, as the names' rows give them", async () => {
+    // `filters[minWatchersCount]=0` changes no result but is not a filter the clubs' rows hold:
+    // the same search read from the names' rows, as every search was read before
+    const viaNames = (query: string) => `${query}&filters[minWatchersCount]=0`;
+    const cases = [
+      'q=cp&filters[clubs][]=bigclub', 'q=cpbig001&filters[clubs][]=bigclub', 'q=big0&filters[clubs][]=bigclub',
+      'q=cpbig0&filters[clubs][]=bigclub&filters[clubs][]=smallclub', 'q=cps&filters[clubs][]=bigclub&filters[clubs][]=smallclub&filters[minLength]=12',
+      'q=cq&filters[clubs][]=countclub&filters[minLength]=3', 'q=90&filters[clubs][]=countclub&filters[digits]=only',
+    ];
+    for (const query of cases) {
+      const got = await allPages(query, 37);
+      assert.deepEqual(got, await allPages(viaNames(query), 37), query);
+      const total = async (q: string) => body(await t.app.inject({ method: 'GET', url: `/api/v1/search?${q}&limit=1` })).data.pagination.total;
+      assert.equal(await total(query), got.length, query);
+    }
+    // and a 2-letter text's order itself: shortest first, then alphabetical (C), then id
+    const { rows } = await sql<{ id: number }>`SELECT id FROM ens_names WHERE searchable AND clubs && '{bigclub}' AND label LIKE 'cp%'
+      ORDER BY label_length, label COLLATE "C", id`.execute(t.container.db);
+    assert.equal(rows.length, 420);
+    assert.deepEqual(await allPages('q=cp&filters[clubs][]=bigclub', 50), rows.map((r) => Number(r.id)));
+  });
 });

@@ -6,7 +6,8 @@ import { sql, type Kysely } from 'kysely';
  * (searchable, label_length, char_class: the columns of the same names on ens_names, copied by the
  * trigger that keeps club_names), and an index by club holds them. Through the clubs' GIN index the
  * count read a table page per name: 10,000 names of the 10k club, 9,000 pages, 250 ms at a million
- * names.
+ * names. In label order, the index also holds the names of a club that start with a search text
+ * (`q=ra&clubs[]=3-letters`) without reading every label that starts with it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`SET LOCAL statement_timeout = 0`.execute(db);
@@ -17,7 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ADD COLUMN char_class text NOT NULL DEFAULT 'mixed';
     UPDATE club_names cn SET searchable = n.searchable, label_length = n.label_length, char_class = n.char_class
       FROM ens_names n WHERE n.id = cn.ens_name_id;
-    CREATE INDEX club_names_search_idx ON club_names (club, label_length, char_class) INCLUDE (ens_name_id) WHERE searchable;
+    CREATE INDEX club_names_search_idx ON club_names (club, label) INCLUDE (ens_name_id, label_length, char_class) WHERE searchable;
 
     CREATE OR REPLACE FUNCTION ens_names_club_names() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
