@@ -375,6 +375,16 @@ async function cappedRows(db: Executor, rows: RawBuilder<unknown>): Promise<{ to
 const CLUB_ROW_FILTERS: ReadonlySet<string> = new Set(['clubs', 'minLength', 'maxLength', 'digits', 'letters', 'emoji'] satisfies FilterName[]);
 
 /**
+ * Whether every filter given is one club_names answers alone (a class only as `only`), and with
+ * `listedToo` also `listed=true` (the listed-names index holds the same columns and the listing's
+ * time).
+ */
+function onlyClubRowFilters(f: SearchFilters, listedToo = false): boolean {
+  return Object.entries(f).every(([name, value]) => value === undefined || (CLUB_ROW_FILTERS.has(name) && value !== 'exclude')
+    || (listedToo && name === 'listed' && value === true));
+}
+
+/**
  * Rows a search reads (`from`, columns named as the names' own), the filters' conditions on them,
  * and the rows of their count (one per name).
  */
@@ -392,11 +402,7 @@ interface ClubRows { from: RawBuilder<unknown>; conds: RawBuilder<unknown>[]; co
  */
 function clubRowsOf(f: SearchFilters, ctx: SearchContext): ClubRows | undefined {
   const clubs = f.clubs;
-  if (clubs === undefined) return undefined;
-  for (const [name, value] of Object.entries(f)) {
-    if (value === undefined) continue;
-    if (!CLUB_ROW_FILTERS.has(name) || value === 'exclude') return undefined;
-  }
+  if (clubs === undefined || !onlyClubRowFilters(f)) return undefined;
   const one = clubs.length === 1;
   const inClubs = sql`club = ANY(${textArray(clubs)})`;
   const conds = filterConditions({ ...f, clubs: undefined }, ctx);
@@ -495,8 +501,9 @@ const LISTED_WALK_FROM = 300;
  * with their values (a narrow price range from the price index).
  */
 function walkPlannedOnce(f: SearchFilters): boolean {
-  return Object.entries(f).every(([name, value]) => value === undefined || (CLUB_ROW_FILTERS.has(name) && value !== 'exclude') || (name === 'listed' && value === true));
+  return onlyClubRowFilters(f, true);
 }
+
 const CLUB_SIZE_TTL_SECONDS = 60;
 
 /** How many names the clubs have all told (clubs.member_count, kept by every name write; reused a minute). */
