@@ -58,22 +58,30 @@ interface Aging<T> { value: T; freshUntil: number }
  * answers whose cache duration the interface fixes.
  */
 export async function cachedStale<T>(cache: Cache, key: string, freshSeconds: number, staleSeconds: number, compute: () => Promise<T>): Promise<T> {
+  const held = await heldStale(cache, key, freshSeconds, staleSeconds, compute);
+  return held !== undefined ? held : (await recountAging(cache, key, freshSeconds, staleSeconds, compute)).value;
+}
+
+/**
+ * The value `cachedStale` holds for `key`, fresh or old (an old one starts the recount, as
+ * `cachedStale` does), in one read of the cache; undefined when it holds none.
+ */
+export async function heldStale<T>(cache: Cache, key: string, freshSeconds: number, staleSeconds: number, compute: () => Promise<T>): Promise<T | undefined> {
+  const hit = await cache.get<Aging<T>>(agingKeyOf(key));
+  if (hit === undefined) return undefined;
+  // the old value stands meanwhile, also when the recount fails (the next request tries again)
+  if (hit.freshUntil <= Date.now()) recountAging(cache, key, freshSeconds, staleSeconds, compute).catch(() => undefined);
+  return hit.value;
+}
+
+/** Computes and stores `key`'s value with its freshness; one computation at a time per key in this process. */
+function recountAging<T>(cache: Cache, key: string, freshSeconds: number, staleSeconds: number, compute: () => Promise<T>): Promise<Aging<T>> {
   const agingKey = agingKeyOf(key);
-  const recount = () => once(cache, agingKey, async () => {
+  return once(cache, agingKey, async () => {
     const aging: Aging<T> = { value: await compute(), freshUntil: Date.now() + freshSeconds * 1000 };
     await cache.set(agingKey, aging, freshSeconds + staleSeconds);
     return aging;
   });
-  const hit = await cache.get<Aging<T>>(agingKey);
-  if (hit === undefined) return (await recount()).value;
-  // the old value stands meanwhile, also when the recount fails (the next request tries again)
-  if (hit.freshUntil <= Date.now()) recount().catch(() => undefined);
-  return hit.value;
-}
-
-/** Whether `cachedStale` holds a value for `key`, fresh or old (it would answer without waiting). */
-export async function holdsStale(cache: Cache, key: string): Promise<boolean> {
-  return (await cache.get(agingKeyOf(key))) !== undefined;
 }
 
 const agingKeyOf = (key: string) => `aging:${key}`;

@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { cachedStale, holdsStale, type Cache } from '../infra/cache.js';
+import { cachedStale, heldStale, type Cache } from '../infra/cache.js';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { RowVersion } from '../db/row-texts.js';
 
@@ -103,8 +103,9 @@ export function totalOfPage(offset: number, limit: number, rows: number): number
  */
 export async function pagedTotal(cache: Cache, key: string, count: (cap?: number) => Promise<number>): Promise<number> {
   const cacheKey = `market:count:${key}`;
-  const large = () => cachedStale(cache, cacheKey, LARGE_COUNT_TTL_SECONDS, LARGE_COUNT_STALE_SECONDS, () => count());
-  if (await holdsStale(cache, cacheKey)) return large();
+  const full = () => count();
+  const known = await heldStale(cache, cacheKey, LARGE_COUNT_TTL_SECONDS, LARGE_COUNT_STALE_SECONDS, full);
+  if (known !== undefined) return known;
   const bounded = await count(EXACT_COUNT_LIMIT);
-  return bounded <= EXACT_COUNT_LIMIT ? bounded : large();
+  return bounded <= EXACT_COUNT_LIMIT ? bounded : cachedStale(cache, cacheKey, LARGE_COUNT_TTL_SECONDS, LARGE_COUNT_STALE_SECONDS, full);
 }
