@@ -94,6 +94,7 @@ export interface ClubNames {
   ens_name_id: number;
   label: string;
   label_length: Generated<number>;
+  listing_created_at: Timestamp | null;
   searchable: Generated<boolean>;
 }
 

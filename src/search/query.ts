@@ -371,7 +371,7 @@ async function cappedRows(db: Executor, rows: RawBuilder<unknown>): Promise<{ to
   return n > RESULT_WINDOW ? { total: RESULT_WINDOW, capped: true } : { total: n, capped: false };
 }
 
-/** The filters club_names answers alone (0032: it carries searchable, label_length and char_class of each name). */
+/** The filters club_names answers alone (0032, 0034: it carries searchable, label_length, char_class and listing_created_at of each name). */
 const CLUB_ROW_FILTERS: ReadonlySet<string> = new Set(['clubs', 'minLength', 'maxLength', 'digits', 'letters', 'emoji'] satisfies FilterName[]);
 
 /**
@@ -386,31 +386,35 @@ function onlyClubRowFilters(f: SearchFilters, listedToo = false): boolean {
 
 /**
  * Rows a search reads (`from`, columns named as the names' own), the filters' conditions on them,
- * and the rows of their count (one per name).
+ * the rows of their count (one per name), and whether they are one club's (`one`: `club = $1`, so
+ * that its indexes give its rows in their order).
  */
-interface ClubRows { from: RawBuilder<unknown>; conds: RawBuilder<unknown>[]; counted: RawBuilder<unknown> }
+interface ClubRows { from: RawBuilder<unknown>; conds: RawBuilder<unknown>[]; counted: RawBuilder<unknown>; one: boolean }
 
 /**
  * The clubs' own rows in place of the names', when every filter is one club_names answers alone
- * (clubs, lengths, a class `only`: the club pages' filters): each member's id, label, length,
- * class and searchable under the names' column names, so global search's own conditions
- * (filterConditions) and text tiers read them unchanged; a name in several of the clubs once.
+ * (clubs, lengths, a class `only`, listed=true: the club pages' filters): each member's id, label,
+ * length, class, searchable and listing time under the names' column names, so global search's own
+ * conditions (filterConditions, `listed` read from the listing time as in the listed walk) and text
+ * tiers read them unchanged; a name in several of the clubs once.
  * A club's count is then a range of club_names_search_idx (the 10k club's 10,000 names: 5 ms,
  * where the clubs' GIN index read a table page per member, 250 ms at a million names), and so are
  * the names of a club starting with a text (every label starting with it, read and checked
- * for the club, before).
+ * for the club, before), and one club's page in listing order (0034: a range of its listed names,
+ * then of its others by id).
  */
 function clubRowsOf(f: SearchFilters, ctx: SearchContext): ClubRows | undefined {
   const clubs = f.clubs;
-  if (clubs === undefined || !onlyClubRowFilters(f)) return undefined;
+  if (clubs === undefined || !onlyClubRowFilters(f, true)) return undefined;
   const one = clubs.length === 1;
-  const inClubs = sql`club = ANY(${textArray(clubs)})`;
-  const conds = filterConditions({ ...f, clubs: undefined }, ctx);
+  const inClubs = one ? sql`club = ${clubs[0]}` : sql`club = ANY(${textArray(clubs)})`;
+  const conds = filterConditions({ ...f, clubs: undefined }, ctx, true);
   return {
-    from: sql`(SELECT ${one ? sql`` : sql`DISTINCT`} ens_name_id AS id, label, label_length, char_class, searchable FROM club_names WHERE ${inClubs}) ens_names`,
+    from: sql`(SELECT ${one ? sql`` : sql`DISTINCT`} ens_name_id AS id, label, label_length, char_class, searchable, listing_created_at FROM club_names WHERE ${inClubs}) ens_names`,
     conds,
     // several clubs' rows deduplicated by id alone: by `from`'s every column, three large clubs took 180 ms, by id 6 ms
     counted: one ? sql`SELECT 1 FROM club_names WHERE ${and([inClubs, ...conds])}` : sql`SELECT DISTINCT ens_name_id FROM club_names WHERE ${and([inClubs, ...conds])}`,
+    one,
   };
 }
 
@@ -457,9 +461,14 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
     page = tieredPage(db, base, tiers, offset, limit, reader);
   } else {
     const sort = spec.sort === 'relevance' ? { by: 'listing_date' as const, order: 'desc' as const } : spec.sort;
-    const walk = sort.by === 'listing_date' && spec.filters.clubs !== undefined && await clubMembers(db, spec.filters.clubs, counts) >= LISTED_WALK_FROM;
-    const listed = walk ? [...filterConditions(spec.filters, ctx, true), ...(spec.extra ?? []), ...(match ? [match.cond] : [])] : undefined;
-    page = sortedPage(db, conds, sort, offset, limit, reader, listed, walk && !match && !spec.extra && walkPlannedOnce(spec.filters));
+    if (sort.by === 'listing_date' && clubRows?.one && !match) {
+      // one club's page in listing order: each tier a range of the club's rows (0034), planned once
+      page = sortedPage(db, conds, sort, offset, limit, reader, { rows: clubRows });
+    } else {
+      const walk = sort.by === 'listing_date' && spec.filters.clubs !== undefined && await clubMembers(db, spec.filters.clubs, counts) >= LISTED_WALK_FROM;
+      const listed = walk ? [...filterConditions(spec.filters, ctx, true), ...(spec.extra ?? []), ...(match ? [match.cond] : [])] : undefined;
+      page = sortedPage(db, conds, sort, offset, limit, reader, { listed, listedOnce: walk && !match && !spec.extra && walkPlannedOnce(spec.filters) });
+    }
   }
   const [rows, count] = await Promise.all([page, counting]);
   return { rows, ...count };
@@ -515,21 +524,26 @@ async function clubMembers(db: Executor, clubs: readonly string[], counts: Searc
 }
 
 /**
- * `listed`: the conditions of the tier of rows with a value, when not `conds` (see LISTED_WALK_FROM);
- * `listedOnce`: that tier has one plan (walkPlannedOnce).
+ * Where a sorted page's tiers read, when not the names' rows under `conds`: `listed`, the
+ * conditions of the tier of rows with a value (see LISTED_WALK_FROM), and `listedOnce`, that tier
+ * has one plan (walkPlannedOnce); or `rows`, the rows and conditions of both tiers (one club's
+ * rows in listing order: each tier a range of one of its indexes, one plan whatever the club).
  */
+interface SortedSource { listed?: RawBuilder<unknown>[]; listedOnce?: boolean; rows?: ClubRows }
+
 function sortedPage<R extends { id: number }>(
-  db: Executor, conds: RawBuilder<unknown>[], sort: Sort, offset: number, limit: number, reader: PageReader<R>, listed?: RawBuilder<unknown>[], listedOnce = false,
+  db: Executor, conds: RawBuilder<unknown>[], sort: Sort, offset: number, limit: number, reader: PageReader<R>, source: SortedSource = {},
 ): Promise<R[]> {
   const column = SORT_COLUMNS[sort.by];
   const dir = sql.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
   const orderBy = sql.join([...column.keys.map((k) => sql`${k} ${dir}`), sql`id ${dir}`]);
-  if (!column.nullable) return tieredPage(db, conds, [{ rank: orderBy }], offset, limit, reader);
+  const own: Partial<Tier> = source.rows ? { from: source.rows.from, base: source.rows.conds, plannedOnce: true } : {};
+  if (!column.nullable) return tieredPage(db, conds, [{ rank: orderBy, ...own }], offset, limit, reader);
   // The rows with a value by the key, then the rows without one by id.
   const key = column.keys[0];
   return tieredPage(db, conds, [
-    { cond: column.present ?? sql`${key} IS NOT NULL`, rank: orderBy, base: listed, plannedOnce: listedOnce },
-    { cond: column.present ? sql`NOT (${column.present})` : sql`${key} IS NULL`, rank: sql`id ${dir}` },
+    { cond: column.present ?? sql`${key} IS NOT NULL`, rank: orderBy, base: source.listed, plannedOnce: source.listedOnce, ...own },
+    { cond: column.present ? sql`NOT (${column.present})` : sql`${key} IS NULL`, rank: sql`id ${dir}`, ...own },
   ], offset, limit, reader);
 }
 

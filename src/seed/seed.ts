@@ -86,8 +86,8 @@ const REPLACED: Partial<Record<Table, ReplacedTriggers>> = {
   // each club's names (migration 0018, row by row), written for all names at once
   ens_names: {
     triggers: ['ens_names_club_names'],
-    instead: `INSERT INTO club_names (club, label, ens_name_id, searchable, label_length, char_class)
-      SELECT DISTINCT c, n.label, n.id, n.searchable, n.label_length, n.char_class FROM ens_names n CROSS JOIN LATERAL unnest(n.clubs) c WHERE n.clubs <> '{}'`,
+    instead: `INSERT INTO club_names (club, label, ens_name_id, searchable, label_length, char_class, listing_created_at)
+      SELECT DISTINCT c, n.label, n.id, n.searchable, n.label_length, n.char_class, n.listing_created_at FROM ens_names n CROSS JOIN LATERAL unnest(n.clubs) c WHERE n.clubs <> '{}'`,
   },
   // the listing's name and its expiry (migration 0002, a read of the name per row) and its value in
   // ETH (0020, a read of its currency and the latest ETH/USD price per row): the rows carry them

@@ -7,9 +7,10 @@ import { recountClubs } from '../../src/services/clubs.service.js';
 
 /**
  * The default order without a text (listed names, newest listing first, then the others by id)
- * inside a club filter: a large club's listed names are read by walking the listed-names index,
- * a small club's through the clubs' index (query.ts, LISTED_WALK_FROM). Both must give the order
- * a user expects, page after page, whatever the other filters.
+ * inside a club filter: one club's page is read from the club's own rows (query.ts, ClubRows),
+ * several large clubs' listed names by walking the listed-names index, with other filters through
+ * the clubs' index (LISTED_WALK_FROM). All must give the order a user expects, page after page,
+ * whatever the other filters.
  */
 describe('search pages inside a club', () => {
   let t: TestContext;
@@ -54,6 +55,30 @@ describe('search pages inside a club', () => {
     assert.deepEqual(await allPages('filters[clubs][]=bigclub', 37), want);
     assert.deepEqual(await allPages('filters[clubs][]=bigclub&filters[listed]=true', 50), want.slice(0, 140));
     assert.deepEqual(await allPages('filters[clubs][]=bigclub&filters[listed]=false', 50), want.slice(140));
+  });
+
+  it("one club's page in either direction follows its listings as they are made and cancelled", async () => {
+    const db = t.container.db;
+    const ascending = async () => {
+      const { rows } = await sql<{ id: number }>`SELECT id FROM ens_names WHERE searchable AND clubs && '{bigclub}'
+        ORDER BY listing_created_at IS NULL, listing_created_at, id`.execute(db);
+      return rows.map((r) => Number(r.id));
+    };
+    const listedTotal = async () => body(await t.app.inject({ method: 'GET', url: '/api/v1/search?filters[clubs][]=bigclub&filters[listed]=true&limit=1' })).data.pagination.total;
+    assert.deepEqual(await allPages('filters[clubs][]=bigclub&sortBy=listing_date&sortOrder=asc', 45), await ascending());
+    assert.equal(await listedTotal(), 140);
+
+    // a name listed now (newest first), a listed one cancelled (among the others by id), as the listing moves write them
+    await sql`UPDATE ens_names SET listing_price_wei = 5, listing_created_at = now() + interval '1 minute' WHERE label = 'cpbig00100'`.execute(db);
+    await sql`UPDATE ens_names SET listing_price_wei = NULL, listing_created_at = NULL
+      WHERE id = (SELECT min(id) FROM ens_names WHERE clubs && '{bigclub}' AND listing_created_at IS NOT NULL)`.execute(db);
+    await t.container.cache.delPrefix('aging:search:');
+    const want = await expected('bigclub');
+    assert.equal(want[0], Number((await sql<{ id: number }>`SELECT id FROM ens_names WHERE label = 'cpbig00100'`.execute(db)).rows[0]!.id));
+    assert.deepEqual(await allPages('filters[clubs][]=bigclub', 37), want);
+    assert.deepEqual(await allPages('filters[clubs][]=bigclub&filters[listed]=true&filters[minLength]=10', 25), want.slice(0, 140));
+    assert.deepEqual(await allPages('filters[clubs][]=bigclub&sortBy=listing_date&sortOrder=asc', 45), await ascending());
+    assert.equal(await listedTotal(), 140);
   });
 
   it('a small club, and both clubs together, in the same order', async () => {
