@@ -142,7 +142,8 @@ export class TrendingService {
 
   /**
    * Names ranked by the composite score: the weighted sum of every signal (COMPOSITE_WEIGHTS),
-   * kept as its own counter by every bump, so the ranking is the top of one index too.
+   * kept as its own counter by every bump, so the ranking is the top of one index too; each
+   * name's figures are one range of trend_totals_name_idx (0035).
    */
   async composite(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
     const hours = PERIOD_HOURS[period];
