@@ -136,6 +136,8 @@ const cases: Case[] = [
       ...pages('/api/v1/search'), '/api/v1/search?filters[listed]=true&sortBy=price&sortOrder=asc', '/api/v1/search?filters[digits]=only&filters[maxLength]=4',
       ...each(clubs, (c) => `/api/v1/search?filters[clubs][]=${enc(c)}&filters[minLength]=3&filters[maxLength]=5`), '/api/v1/search?filters[hasOffer]=true&sortBy=offer',
       '/api/v1/search?sortBy=watchers_count', '/api/v1/search?filters[minWatchersCount]=1&sortBy=watchers_count',
+      // a club page by rank, and from the end of the alphabet
+      `/api/v1/search?filters[clubs][]=${enc(clubs[0])}&sortBy=ranking&page=3`, `/api/v1/search?filters[clubs][]=${enc(clubs[clubs.length - 1])}&sortBy=alphabetical&sortOrder=desc`,
     ],
   },
   { name: 'search, 2-letter q with club and length filters', kind: 'list', paths: twoLetters.flatMap((q, i) => [`/api/v1/search?q=${q}`, `/api/v1/search?q=${q}&filters[clubs][]=${enc(clubs[i % clubs.length])}&filters[minLength]=3`]) },

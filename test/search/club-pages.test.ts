@@ -138,6 +138,23 @@ describe('search pages inside a club', () => {
     await check('after the changes');
   });
 
+  it("one club's page by rank, length or label: from the club's rows, page after page, as the names' rows give them", async () => {
+    const db = t.container.db;
+    // lengths 2 to 10 in one club (countclub, and two of bigclub's names since the test above)
+    const viaNames = (query: string) => `${query}&filters[minWatchersCount]=0`;
+    const cases = [
+      'filters[clubs][]=countclub&sortBy=ranking', 'filters[clubs][]=countclub&sortBy=character_count&sortOrder=desc',
+      'filters[clubs][]=countclub&sortBy=alphabetical', 'filters[clubs][]=countclub&sortBy=alphabetical&sortOrder=desc&filters[maxLength]=5',
+      'filters[clubs][]=countclub&sortBy=ranking&filters[digits]=only', 'filters[clubs][]=bigclub&sortBy=ranking&filters[minLength]=3',
+      'filters[clubs][]=smallclub&sortBy=alphabetical&sortOrder=desc&filters[listed]=true',
+    ];
+    for (const query of cases) assert.deepEqual(await allPages(query, 4), await allPages(viaNames(query), 4), query);
+    const { rows } = await sql<{ id: number }>`SELECT id FROM ens_names WHERE searchable AND clubs && '{countclub}'
+      ORDER BY label_length, label COLLATE "C", id`.execute(db);
+    assert.ok(rows.length >= 10);
+    assert.deepEqual(await allPages('filters[clubs][]=countclub&sortBy=ranking', 3), rows.map((r) => Number(r.id)));
+  });
+
   it("a text inside a club: the club's names from its own rows, page after page, as the names' rows give them", async () => {
     // `filters[minWatchersCount]=0` changes no result but is not a filter the clubs' rows hold:
     // the same search read from the names' rows, as every search was read before
