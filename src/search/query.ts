@@ -471,8 +471,9 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
     page = tieredPage(db, base, tiers, offset, limit, reader);
   } else {
     const sort = spec.sort === 'relevance' ? { by: 'listing_date' as const, order: 'desc' as const } : spec.sort;
-    if (clubRows?.one && !match && CLUB_ROW_SORTS.has(sort.by)) {
-      // one club's page in an order its rows hold: each tier a range of one of the club's indexes, planned once
+    if (clubRows && !match && CLUB_ROW_SORTS.has(sort.by) && (clubRows.one || sort.by !== 'listing_date')) {
+      // one club's page in an order its rows hold: each tier a range of one of the club's indexes, planned
+      // once; several clubs' rows sorted (not listing order: the listed walk stops at the page's end)
       page = sortedPage(db, conds, sort, offset, limit, reader, { rows: clubRows });
     } else {
       const walk = sort.by === 'listing_date' && spec.filters.clubs !== undefined && await clubMembers(db, spec.filters.clubs, counts) >= LISTED_WALK_FROM;
@@ -536,8 +537,9 @@ async function clubMembers(db: Executor, clubs: readonly string[], counts: Searc
 /**
  * Where a sorted page's tiers read, when not the names' rows under `conds`: `listed`, the
  * conditions of the tier of rows with a value (see LISTED_WALK_FROM), and `listedOnce`, that tier
- * has one plan (walkPlannedOnce); or `rows`, the rows and conditions of both tiers (one club's
- * rows in listing order: each tier a range of one of its indexes, one plan whatever the club).
+ * has one plan (walkPlannedOnce); or `rows`, the rows and conditions of both tiers (a club's rows
+ * in an order they hold: each tier a range of one of its indexes, one plan whatever the club;
+ * several clubs' rows, deduplicated and sorted).
  */
 interface SortedSource { listed?: RawBuilder<unknown>[]; listedOnce?: boolean; rows?: ClubRows }
 
@@ -547,7 +549,8 @@ function sortedPage<R extends { id: number }>(
   const column = SORT_COLUMNS[sort.by];
   const dir = sql.raw(sort.order === 'asc' ? 'ASC' : 'DESC');
   const orderBy = sql.join([...column.keys.map((k) => sql`${k} ${dir}`), sql`id ${dir}`]);
-  const own: Partial<Tier> = source.rows ? { from: source.rows.from, base: source.rows.conds, plannedOnce: true } : {};
+  // several clubs' rows are planned with their clubs (generically, `club = ANY` of unknown clubs read the whole table)
+  const own: Partial<Tier> = source.rows ? { from: source.rows.from, base: source.rows.conds, plannedOnce: source.rows.one } : {};
   if (!column.nullable) return tieredPage(db, conds, [{ rank: orderBy, ...own }], offset, limit, reader);
   // The rows with a value by the key, then the rows without one by id.
   const key = column.keys[0];
