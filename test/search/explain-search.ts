@@ -53,6 +53,14 @@ const cases: Array<[string, { q?: string; filters?: SearchFilters; sort?: Sort |
   ['listed + hasOffer, offer desc', { filters: { listed: true, hasOffer: true }, sort: { by: 'offer', order: 'desc' } }],
   ['emoji only', { filters: { emoji: 'only' }, sort: { by: 'listing_date', order: 'desc' } }],
   ['repeatingChars only', { filters: { repeatingChars: 'only' }, sort: { by: 'listing_date', order: 'desc' } }],
+  // a club's pages from its own rows (0034, 0036), and a class by label or length (0037)
+  ['club 999 default', { filters: { clubs: ['999'], minLength: 3, maxLength: 5 }, sort: 'relevance' }],
+  ['club 100k by rank, page 50', { filters: { clubs: ['100k'] }, sort: { by: 'ranking', order: 'asc' }, page: 50 }],
+  ['club 10k alphabetical desc', { filters: { clubs: ['10k'] }, sort: { by: 'alphabetical', order: 'desc' } }],
+  ['clubs 100k + 3-letters by length', { filters: { clubs: ['100k', '3-letters'] }, sort: { by: 'character_count', order: 'asc' } }],
+  ['digits only alphabetical desc', { filters: { digits: 'only' }, sort: { by: 'alphabetical', order: 'desc' } }],
+  ['emoji only alphabetical', { filters: { emoji: 'only' }, sort: { by: 'alphabetical', order: 'asc' } }],
+  ['digits only by length desc', { filters: { digits: 'only' }, sort: { by: 'character_count', order: 'desc' } }],
 ];
 const verbose = process.argv[3];
 for (const [label, c] of cases) {
@@ -64,7 +72,8 @@ for (const [label, c] of cases) {
   const r = await searchIds(db, spec, ctx);
   const ms = performance.now() - t0;
   const plans: string[] = [];
-  for (const q of captured) {
+  // statements only (a text's similar labels are read in a transaction: its BEGIN and COMMIT are not explained)
+  for (const q of captured.filter((x) => /^\s*(\/\*.*?\*\/\s*)?(select|with)\b/is.test(x.sql))) {
     const e = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.sql}`, q.parameters as unknown[]);
     const lines = e.rows.map((x) => x['QUERY PLAN'] as string);
     const exec = lines.find((l) => l.startsWith('Execution Time'));
