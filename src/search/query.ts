@@ -478,11 +478,21 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
     } else {
       const walk = sort.by === 'listing_date' && spec.filters.clubs !== undefined && await clubMembers(db, spec.filters.clubs, counts) >= LISTED_WALK_FROM;
       const listed = walk ? [...filterConditions(spec.filters, ctx, true), ...(spec.extra ?? []), ...(match ? [match.cond] : [])] : undefined;
-      page = sortedPage(db, conds, sort, offset, limit, reader, { listed, listedOnce: walk && !match && !spec.extra && walkPlannedOnce(spec.filters) });
+      page = sortedPage(db, [...conds, ...inSomeClub(spec.filters, sort)], sort, offset, limit, reader,
+        { listed, listedOnce: walk && !match && !spec.extra && walkPlannedOnce(spec.filters) });
     }
   }
   const [rows, count] = await Promise.all([page, counting]);
   return { rows, ...count };
+}
+
+/**
+ * By number of clubs, the names of a club filter are in one club at least: said as a condition,
+ * the walk of ens_names_s_clubs_count_idx starts at one club, not among the names in none (most
+ * of them), each read and refused (the 10k club's first page ascending: 383 ms → 4 ms at a million).
+ */
+function inSomeClub(f: SearchFilters, sort: Sort): RawBuilder<unknown>[] {
+  return sort.by === 'clubs_count' && (f.clubs !== undefined || f.inAnyClub === true) ? [sql`cardinality(clubs) > 0`] : [];
 }
 
 /**

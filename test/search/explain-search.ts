@@ -61,6 +61,12 @@ const cases: Array<[string, { q?: string; filters?: SearchFilters; sort?: Sort |
   ['digits only alphabetical desc', { filters: { digits: 'only' }, sort: { by: 'alphabetical', order: 'desc' } }],
   ['emoji only alphabetical', { filters: { emoji: 'only' }, sort: { by: 'alphabetical', order: 'asc' } }],
   ['digits only by length desc', { filters: { digits: 'only' }, sort: { by: 'character_count', order: 'desc' } }],
+  // a filter its sort's index carries, or a small index of its own (0038)
+  ['listed by expiry', { filters: { listed: true }, sort: { by: 'expiry_date', order: 'asc' } }],
+  ['hasOffer by expiry, page 40', { filters: { hasOffer: true }, sort: { by: 'expiry_date', order: 'asc' }, page: 40 }],
+  ['club 10k by clubs_count asc', { filters: { clubs: ['10k'] }, sort: { by: 'clubs_count', order: 'asc' } }],
+  ['emoji only by registration asc', { filters: { emoji: 'only' }, sort: { by: 'registration_date', order: 'asc' } }],
+  ['letters maxLength 5, listing_expiry page 40', { filters: { letters: 'only', maxLength: 5 }, sort: { by: 'listing_expiry', order: 'asc' }, page: 40 }],
 ];
 const verbose = process.argv[3];
 for (const [label, c] of cases) {
