@@ -147,7 +147,7 @@ describe('search pages inside a club', () => {
       'filters[clubs][]=countclub&sortBy=alphabetical', 'filters[clubs][]=countclub&sortBy=alphabetical&sortOrder=desc&filters[maxLength]=5',
       'filters[clubs][]=countclub&sortBy=ranking&filters[digits]=only', 'filters[clubs][]=bigclub&sortBy=ranking&filters[minLength]=3',
       'filters[clubs][]=smallclub&sortBy=alphabetical&sortOrder=desc&filters[listed]=true',
-      // several clubs: their rows deduplicated (two of bigclub's names are in countclub too)
+      // several clubs: each club's first rows to the page's end, together and deduplicated (two of bigclub's names are in countclub too)
       'filters[clubs][]=countclub&filters[clubs][]=bigclub&sortBy=character_count&filters[maxLength]=10',
       'filters[clubs][]=countclub&filters[clubs][]=smallclub&sortBy=alphabetical&sortOrder=desc',
     ];

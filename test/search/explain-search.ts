@@ -58,6 +58,7 @@ const cases: Array<[string, { q?: string; filters?: SearchFilters; sort?: Sort |
   ['club 100k by rank, page 50', { filters: { clubs: ['100k'] }, sort: { by: 'ranking', order: 'asc' }, page: 50 }],
   ['club 10k alphabetical desc', { filters: { clubs: ['10k'] }, sort: { by: 'alphabetical', order: 'desc' } }],
   ['clubs 100k + 3-letters by length', { filters: { clubs: ['100k', '3-letters'] }, sort: { by: 'character_count', order: 'asc' } }],
+  ['clubs 100k + 3-letters alphabetical desc, page 40', { filters: { clubs: ['100k', '3-letters'] }, sort: { by: 'alphabetical', order: 'desc' }, page: 40 }],
   ['digits only alphabetical desc', { filters: { digits: 'only' }, sort: { by: 'alphabetical', order: 'desc' } }],
   ['emoji only alphabetical', { filters: { emoji: 'only' }, sort: { by: 'alphabetical', order: 'asc' } }],
   ['digits only by length desc', { filters: { digits: 'only' }, sort: { by: 'character_count', order: 'desc' } }],
