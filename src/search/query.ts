@@ -338,11 +338,15 @@ async function tieredPage<R extends { id: number }>(
     // then of the label index when they run out: checked at a million names for common and rare
     // prefixes and deep pages), which took 1 ms to plan and 0.4-0.9 ms to run, and the prefix tier
     // of a longer one (Tier.samePlan). Only a reader that marks its own statement plans a short
-    // page once (it is a WITH, which cannot carry the mark).
+    // page once (it is a WITH, which cannot carry the mark). A first page has its offset in the
+    // text: planned for OFFSET $1, which the planner takes for a tenth of the rows skipped, the page
+    // of a filter its order's index does not hold (a class, by id) sorted every row of the filter
+    // (`digits=only` by id: 51 ms at a million names), where the walk of the index finds it at once.
     const generic = short || (unfiltered && tier.samePlan === true) || tier.byIds === true || tier.plannedOnce === true || where.compile(db).parameters.length === 0;
     const statement = short
       ? byLengthPage(where, tier.rank, skip, want)
-      : sql<{ id: number }>`SELECT ${generic ? GENERIC_PLAN : sql``} id FROM ${tier.from ?? sql`ens_names`} WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${generic ? sql.lit(want) : want}`;
+      : sql<{ id: number }>`SELECT ${generic ? GENERIC_PLAN : sql``} id FROM ${tier.from ?? sql`ens_names`} WHERE ${where} ORDER BY ${tier.rank}
+          OFFSET ${generic && skip === 0 ? sql.lit(0) : skip} LIMIT ${generic ? sql.lit(want) : want}`;
     const found = await reader(db, statement, generic ? 'generic' : 'custom');
     page.push(...found);
     if (page.length === limit) break;
@@ -438,12 +442,12 @@ function topOfEachClub(rows: ClubRows, orderBy: RawBuilder<unknown>, depth: numb
 /**
  * The sorts whose keys the club rows hold, each served by an index of one club's rows: listing
  * time (club_names_listed_idx, then club_names_unlisted_idx by id: 0034), length then label
- * (`ranking`, a club page's rank order, and `character_count`: club_names_length_idx, 0036) and
- * label (`alphabetical`: club_names_search_idx). Through the names' rows, the 100k club's page by
- * rank took 200 ms, the 10k club's alphabetical from the end 210-280 ms (an index of every name
- * walked, each checked for the club).
+ * (`ranking`, a club page's rank order, and `character_count`: club_names_length_idx, 0036), label
+ * (`alphabetical`: club_names_search_idx) and id (`view_count`: club_names_id_idx, 0039). Through
+ * the names' rows, the 100k club's page by rank took 200 ms, the 10k club's alphabetical from the
+ * end 210-280 ms (an index of every name walked, each checked for the club), club 999's by id 100 ms.
  */
-const CLUB_ROW_SORTS: ReadonlySet<SortKey> = new Set(['listing_date', 'ranking', 'character_count', 'alphabetical']);
+const CLUB_ROW_SORTS: ReadonlySet<SortKey> = new Set(['listing_date', 'ranking', 'character_count', 'alphabetical', 'view_count']);
 
 async function ids(db: Executor, query: RawBuilder<{ id: number }>): Promise<number[]> {
   return (await query.execute(db)).rows.map((r) => r.id);

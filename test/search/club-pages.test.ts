@@ -138,7 +138,7 @@ describe('search pages inside a club', () => {
     await check('after the changes');
   });
 
-  it("a club's page by rank, length or label: from the clubs' rows, page after page, as the names' rows give them", async () => {
+  it("a club's page by rank, length, label or id: from the clubs' rows, page after page, as the names' rows give them", async () => {
     const db = t.container.db;
     // lengths 2 to 10 in one club (countclub, and two of bigclub's names since the test above)
     const viaNames = (query: string) => `${query}&filters[minWatchersCount]=0`;
@@ -150,6 +150,9 @@ describe('search pages inside a club', () => {
       // several clubs: each club's first rows to the page's end, together and deduplicated (two of bigclub's names are in countclub too)
       'filters[clubs][]=countclub&filters[clubs][]=bigclub&sortBy=character_count&filters[maxLength]=10',
       'filters[clubs][]=countclub&filters[clubs][]=smallclub&sortBy=alphabetical&sortOrder=desc',
+      // by id (view_count), one club and several
+      'filters[clubs][]=bigclub&sortBy=view_count&sortOrder=asc&filters[minLength]=3', 'filters[clubs][]=countclub&sortBy=view_count',
+      'filters[clubs][]=countclub&filters[clubs][]=bigclub&sortBy=view_count&sortOrder=asc',
     ];
     for (const query of cases) assert.deepEqual(await allPages(query, 4), await allPages(viaNames(query), 4), query);
     const { rows } = await sql<{ id: number }>`SELECT id FROM ens_names WHERE searchable AND clubs && '{countclub}'
