@@ -447,7 +447,10 @@ function topOfEachClub(rows: ClubRows, orderBy: RawBuilder<unknown>, depth: numb
  * the names' rows, the 100k club's page by rank took 200 ms, the 10k club's alphabetical from the
  * end 210-280 ms (an index of every name walked, each checked for the club), club 999's by id 100 ms.
  */
-const CLUB_ROW_SORTS: ReadonlySet<SortKey> = new Set(['listing_date', 'ranking', 'character_count', 'alphabetical', 'view_count']);
+const CLUB_ROW_SORTS: ReadonlySet<SortKey> = new Set(['listing_date', 'ranking', 'character_count', 'alphabetical', 'view_count',
+  // the labels with keyword metrics by them, then the others by id (club_names_id_idx): one club's 10k names
+  // through the names' rows walked every name by id, 60-330 ms at a million names
+  'google_monthly_searches', 'google_avg_cpc']);
 
 async function ids(db: Executor, query: RawBuilder<{ id: number }>): Promise<number[]> {
   return (await query.execute(db)).rows.map((r) => r.id);
@@ -492,9 +495,10 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
     page = tieredPage(db, base, tiers, offset, limit, reader);
   } else {
     const sort = spec.sort === 'relevance' ? { by: 'listing_date' as const, order: 'desc' as const } : spec.sort;
-    if (clubRows && !match && CLUB_ROW_SORTS.has(sort.by) && (clubRows.one || sort.by !== 'listing_date')) {
+    if (clubRows && !match && CLUB_ROW_SORTS.has(sort.by) && (clubRows.one || !SORT_COLUMNS[sort.by].nullable)) {
       // one club's page in an order its rows hold: each tier a range of one of the club's indexes, planned
-      // once; several clubs' rows sorted (not listing order: the listed walk stops at the page's end)
+      // once; several clubs' in an order of one tier, each club's first rows (not listing order: the
+      // listed walk stops at the page's end; nor the keyword metrics: all their rows by id)
       page = sortedPage(db, conds, sort, offset, limit, reader, { rows: clubRows });
     } else {
       const walk = sort.by === 'listing_date' && spec.filters.clubs !== undefined && await clubMembers(db, spec.filters.clubs, counts) >= LISTED_WALK_FROM;

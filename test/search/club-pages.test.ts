@@ -138,7 +138,7 @@ describe('search pages inside a club', () => {
     await check('after the changes');
   });
 
-  it("a club's page by rank, length, label or id: from the clubs' rows, page after page, as the names' rows give them", async () => {
+  it("a club's page by rank, length, label, id or keyword metrics: from the clubs' rows, page after page, as the names' rows give them", async () => {
     const db = t.container.db;
     // lengths 2 to 10 in one club (countclub, and two of bigclub's names since the test above)
     const viaNames = (query: string) => `${query}&filters[minWatchersCount]=0`;
@@ -153,7 +153,14 @@ describe('search pages inside a club', () => {
       // by id (view_count), one club and several
       'filters[clubs][]=bigclub&sortBy=view_count&sortOrder=asc&filters[minLength]=3', 'filters[clubs][]=countclub&sortBy=view_count',
       'filters[clubs][]=countclub&filters[clubs][]=bigclub&sortBy=view_count&sortOrder=asc',
+      // by keyword metrics (some of the labels have them), then by id
+      'filters[clubs][]=bigclub&sortBy=google_monthly_searches', 'filters[clubs][]=bigclub&sortBy=google_avg_cpc&sortOrder=asc&filters[minLength]=3',
+      'filters[clubs][]=countclub&filters[clubs][]=bigclub&sortBy=google_monthly_searches&sortOrder=asc',
     ];
+    // metrics for a few of bigclub's labels (ties among them too) and one name outside the clubs
+    await sql`INSERT INTO keyword_metrics (label, metrics, expires_at)
+      SELECT label, jsonb_build_object('avgMonthlySearches', (id * 37) % 5 * 100, 'avgCpc', ((id * 13) % 7) / 4.0), now() + interval '1 day'
+      FROM ens_names WHERE (clubs && '{bigclub}' AND id % 7 = 0) OR label = 'cpsmall00001' ON CONFLICT DO NOTHING`.execute(db);
     for (const query of cases) assert.deepEqual(await allPages(query, 4), await allPages(viaNames(query), 4), query);
     const { rows } = await sql<{ id: number }>`SELECT id FROM ens_names WHERE searchable AND clubs && '{countclub}'
       ORDER BY label_length, label COLLATE "C", id`.execute(db);
