@@ -338,15 +338,11 @@ async function tieredPage<R extends { id: number }>(
     // then of the label index when they run out: checked at a million names for common and rare
     // prefixes and deep pages), which took 1 ms to plan and 0.4-0.9 ms to run, and the prefix tier
     // of a longer one (Tier.samePlan). Only a reader that marks its own statement plans a short
-    // page once (it is a WITH, which cannot carry the mark). A first page has its offset in the
-    // text: planned for OFFSET $1, which the planner takes for a tenth of the rows skipped, the page
-    // of a filter its order's index does not hold (a class, by id) sorted every row of the filter
-    // (`digits=only` by id: 51 ms at a million names), where the walk of the index finds it at once.
+    // page once (it is a WITH, which cannot carry the mark).
     const generic = short || (unfiltered && tier.samePlan === true) || tier.byIds === true || tier.plannedOnce === true || where.compile(db).parameters.length === 0;
     const statement = short
       ? byLengthPage(where, tier.rank, skip, want)
-      : sql<{ id: number }>`SELECT ${generic ? GENERIC_PLAN : sql``} id FROM ${tier.from ?? sql`ens_names`} WHERE ${where} ORDER BY ${tier.rank}
-          OFFSET ${generic && skip === 0 ? sql.lit(0) : skip} LIMIT ${generic ? sql.lit(want) : want}`;
+      : sql<{ id: number }>`SELECT ${generic ? GENERIC_PLAN : sql``} id FROM ${tier.from ?? sql`ens_names`} WHERE ${where} ORDER BY ${tier.rank} OFFSET ${skip} LIMIT ${generic ? sql.lit(want) : want}`;
     const found = await reader(db, statement, generic ? 'generic' : 'custom');
     page.push(...found);
     if (page.length === limit) break;
