@@ -405,6 +405,11 @@ export interface Sales {
   tx_hash: string | null;
 }
 
+export interface SearchLabels {
+  id: number;
+  label: string;
+}
+
 export interface SyncState {
   key: string;
   updated_at: Generated<Timestamp>;
@@ -531,6 +536,7 @@ export interface DB {
   refresh_tokens: RefreshTokens;
   registrations: Registrations;
   sales: Sales;
+  search_labels: SearchLabels;
   sync_state: SyncState;
   trend_buckets: TrendBuckets;
   trend_totals: TrendTotals;

@@ -140,14 +140,14 @@ function containing(part: string): RawBuilder<unknown> {
  * code point order, so the range is [prefix, prefix with its last character incremented)), which
  * the planner can answer from ens_names_s_alpha_idx alone (it carries label_length too, 0016); LIKE keeps it exact.
  */
-function startsWith(prefix: string): RawBuilder<unknown> {
+function startsWith(prefix: string, label: RawBuilder<unknown> = sql`label`): RawBuilder<unknown> {
   const chars = [...prefix];
   const last = chars.pop()!.codePointAt(0)!;
   const pattern = `${like(prefix)}%`;
-  if (last >= 0x10ffff) return sql`label LIKE ${pattern}`;
+  if (last >= 0x10ffff) return sql`${label} LIKE ${pattern}`;
   // The code point after U+D7FF in UTF-8 order is U+E000 (the surrogates are no characters).
   const upper = chars.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
-  return sql`(label COLLATE "C") >= ${prefix} AND (label COLLATE "C") < ${upper} AND label LIKE ${pattern}`;
+  return sql`(${label} COLLATE "C") >= ${prefix} AND (${label} COLLATE "C") < ${upper} AND ${label} LIKE ${pattern}`;
 }
 
 /** Below this many characters a search text matches by exact label and prefix only. */
@@ -209,6 +209,12 @@ interface Tier {
 interface TextMatch {
   cond: RawBuilder<unknown>;
   tiers: Tier[];
+  /**
+   * `cond` is a substring (or similar ids) on `label` and `id` alone, which a trigram index answers:
+   * without filters it is counted from search_labels (0040), whose rechecks stay in the buffer
+   * cache (a common substring's 10,001 rows read from the names' table were 9 ms a new text).
+   */
+  inLabels?: boolean;
 }
 
 function textMatch(q: string, similar: readonly number[]): TextMatch {
@@ -220,17 +226,18 @@ function textMatch(q: string, similar: readonly number[]): TextMatch {
   if (!WORD_CHAR.test(q)) return { cond: prefix, tiers: [prefixTier] };
   const infix = sql`label LIKE ${`%${like(q)}%`}`;
   const tiers: Tier[] = [prefixTier, { cond: sql`${infix} AND NOT (label LIKE ${`${like(q)}%`})`, rank: similarOrder }];
-  if (length < SIMILAR_FROM || similar.length === 0) return { cond: infix, tiers };
+  if (length < SIMILAR_FROM || similar.length === 0) return { cond: infix, tiers, inLabels: true };
   const isSimilar = sql`id = ANY(${[...similar]}::bigint[])`;
-  return { cond: sql`(${infix} OR ${isSimilar})`, tiers: [...tiers, { cond: sql`${isSimilar} AND NOT (${infix})`, rank: similarOrder, byIds: true }] };
+  return { cond: sql`(${infix} OR ${isSimilar})`, tiers: [...tiers, { cond: sql`${isSimilar} AND NOT (${infix})`, rank: similarOrder, byIds: true }], inLabels: true };
 }
 
 /**
  * The ids of the searchable labels similar to `q`, read bar by bar from the top. A bar is a number
  * m of the text's n trigrams: the trigram index names the labels sharing at least m of them, and
  * the recheck keeps those with a similarity above (m - 1) / n; the lowest bar, the threshold's
- * (0.3: at least 0.3 n shared), keeps similarity 0.3 and up. Each label the index names is read
- * from the table and rechecked, so a bar is lowered only while the index named at most
+ * (0.3: at least 0.3 n shared), keeps similarity 0.3 and up. The bars read the searchable labels
+ * alone (search_labels, 0040: a narrow table whose pages stay in the buffer cache). Each label the
+ * index names is read from the table and rechecked, so a bar is lowered only while the index named at most
  * SIMILAR_GUARD labels at the current one (PostgreSQL counts the entries an index scan returns in
  * the transaction) and the next bar is not known to name more: the labels starting with the
  * text's first m characters, or ending with its last m + 1, share m of its trigrams (counted up
@@ -243,38 +250,41 @@ async function similarIds(db: Executor, q: string): Promise<number[]> {
   const plain = (part: string[], length: number) => part.length === length && part.every((c) => WORD_CHAR.test(c));
   const cap = SIMILAR_GUARD + 1;
   /** Index entries the trigram index returned in this transaction so far. */
-  const seen = sql`pg_stat_get_xact_tuples_returned(to_regclass('ens_names_label_trgm_idx'))::int`;
+  const seen = sql`pg_stat_get_xact_tuples_returned(to_regclass('search_labels_trgm_idx'))::int`;
   /** How many labels bar m is known to name at least (up to the guard): those starting with m characters of the text, or ending with m + 1. */
   const named = (m: number) => {
     const prefix = chars.slice(0, m);
     const suffix = chars.slice(-(m + 1));
+    // each a range of an index (the names' labels, the searchable labels reversed: 0040), so one plan serves every text
     const starting = plain(prefix, m) ? sql`(SELECT count(*) FROM (SELECT 1 FROM ens_names WHERE searchable AND ${startsWith(prefix.join(''))} LIMIT ${cap}) x)::int` : sql`0`;
-    const ending = plain(suffix, m + 1) ? sql`(SELECT count(*) FROM (SELECT 1 FROM ens_names WHERE searchable AND reverse(label) LIKE ${`${like(reversed(suffix.join('')))}%`} LIMIT ${cap}) x)::int` : sql`0`;
+    const ending = plain(suffix, m + 1) ? sql`(SELECT count(*) FROM (SELECT 1 FROM search_labels WHERE ${startsWith(reversed(suffix.join('')), sql`reverse(label)`)} LIMIT ${cap}) x)::int` : sql`0`;
     return sql`greatest(${starting}, ${ending})`;
   };
   const setThreshold = (t: string) => sql`set_config('pg_trgm.similarity_threshold', ${t}, true)`;
+  // Every statement below has one plan whatever the text (the bars a scan of the trigram index,
+  // with sequential scans off from before the first is planned): each is planned once per
+  // connection (GENERIC_PLAN), not per bar; planning them was 3 ms of a new text's 13.
   const run = async (trx: Executor) => {
     const { rows: [text] } = await sql<{ n: number; m0: number; base: string }>`
-      SELECT n, ceil(current_setting('pg_trgm.similarity_threshold')::numeric * n)::int AS m0, current_setting('pg_trgm.similarity_threshold') AS base
+      SELECT ${GENERIC_PLAN} n, ceil(current_setting('pg_trgm.similarity_threshold')::numeric * n)::int AS m0, current_setting('pg_trgm.similarity_threshold') AS base
       FROM (SELECT coalesce(array_length(show_trgm(${q}), 1), 0) AS n) t`.execute(trx);
     if (!text || text.n === 0 || text.m0 === 0) return [];
     const thresholdOf = (m: number) => (m === text.m0 ? text.base : String((m - 1) / text.n + 0.000001));
     let m = Math.min(text.n, text.m0 + SIMILAR_BARS - 1);
     // Each bar is read through the trigram index, whatever the table's size, so that its count says what the bar cost.
-    let before = (await sql<{ seen: number | null }>`SELECT ${seen} AS seen, ${setThreshold(thresholdOf(m))}, set_config('enable_seqscan', 'off', true)`.execute(trx)).rows[0]?.seen ?? 0;
+    let before = (await sql<{ seen: number | null }>`SELECT ${GENERIC_PLAN} ${seen} AS seen, ${setThreshold(thresholdOf(m))}, set_config('enable_seqscan', 'off', true)`.execute(trx)).rows[0]?.seen ?? 0;
     let ids: number[];
     for (;;) {
-      // `searchable` outside the fence: no partial index (all are on it) can serve the bar instead.
-      ids = (await sql<{ id: number }>`SELECT id FROM (SELECT id, searchable FROM ens_names WHERE label % ${q} OFFSET 0) named WHERE searchable`.execute(trx)).rows.map((r) => r.id);
+      ids = (await sql<{ id: number }>`SELECT ${GENERIC_PLAN} id FROM search_labels WHERE label % ${q}`.execute(trx)).rows.map((r) => r.id);
       if (m === text.m0) break;
       // What this bar cost, what the next is known to cost at least, and the next bar's threshold (harmless if it is not read).
-      const { rows: [cost] } = await sql<{ seen: number | null; next: number }>`SELECT ${seen} AS seen, ${named(m - 1)} AS next, ${setThreshold(thresholdOf(m - 1))}`.execute(trx);
+      const { rows: [cost] } = await sql<{ seen: number | null; next: number }>`SELECT ${GENERIC_PLAN} ${seen} AS seen, ${named(m - 1)} AS next, ${setThreshold(thresholdOf(m - 1))}`.execute(trx);
       const after = cost?.seen ?? 0;
       if (after - before > SIMILAR_GUARD || (cost?.next ?? 0) > SIMILAR_GUARD) break;
       before = after;
       m -= 1;
     }
-    if (db.isTransaction) await sql`SELECT ${setThreshold(text.base)}, set_config('enable_seqscan', 'on', true)`.execute(trx);
+    if (db.isTransaction) await sql`SELECT ${GENERIC_PLAN} ${setThreshold(text.base)}, set_config('enable_seqscan', 'on', true)`.execute(trx);
     return ids;
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
@@ -480,7 +490,10 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
   const { offset, limit } = spec;
 
   const clubRows = spec.extra ? undefined : clubRowsOf(spec.filters, ctx);
-  const counted = () => (clubRows && !match ? cappedRows(db, clubRows.counted) : cappedCount(db, where));
+  // filterConditions always gives `searchable` (all search_labels are); anything more is a filter
+  const counted = () => (clubRows && !match ? cappedRows(db, clubRows.counted)
+    : match?.inLabels && base.length === 1 ? cappedCount(db, match.cond, sql`search_labels`)
+    : cappedCount(db, where));
   const countKey = `search:count:${JSON.stringify({ q: spec.q ?? '', f: spec.filters }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
   const counting = counts && !spec.extra
     ? cachedStale(counts.cache, countKey, SEARCH_COUNT_TTL_SECONDS, SEARCH_COUNT_STALE_SECONDS, counted)

@@ -11,6 +11,8 @@ import { createAll, dropAll, rebuildable, type SchemaItem } from './bulk.js';
 export interface ReplacedTriggers {
   triggers: readonly string[];
   instead?: string;
+  /** Tables `instead` writes: their secondary indexes are dropped with the load's own and built after it. */
+  fills?: readonly string[];
 }
 
 export type CopyValue = string | number | boolean | null | undefined;
@@ -71,7 +73,8 @@ export class CopyWriter {
     try {
       await client.query('BEGIN');
       await client.query('SET LOCAL statement_timeout = 0');
-      const rebuild = await rebuildable(client, table);
+      const rebuild: SchemaItem[] = [];
+      for (const t of [table, ...(replaced?.fills ?? [])]) rebuild.push(...await rebuildable(client, t));
       await dropAll(client, rebuild);
       for (const trigger of replaced?.triggers ?? []) await client.query(`ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`);
       const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));

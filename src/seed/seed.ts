@@ -48,7 +48,7 @@ const TABLES = ['users', 'ens_names', 'registrations', 'sales', 'listings', 'off
  * windows): the seeded tables, the activity log and the derived rows it writes most of.
  */
 const REFERRING = ['registrations', 'sales', 'listings', 'offers', 'votes', 'vote_events', 'notifications', 'name_views_daily', 'name_view_counts', 'activity_events',
-  'club_names', 'trend_buckets', 'trend_totals', 'name_viewer_latest', 'name_viewers_by_day'];
+  'club_names', 'search_labels', 'trend_buckets', 'trend_totals', 'name_viewer_latest', 'name_viewers_by_day'];
 /**
  * What a re-seed empties: the seeded tables, those whose keys to them it parks, and the market
  * rollups (derived from the seeded tables; their refresh rebuilds them all).
@@ -83,11 +83,13 @@ type Table = keyof typeof COLUMNS;
 const rollupMarks = (table: Table) => ({ triggers: [`${table}_rollup_ins`] });
 /** Triggers the loads do without, by table. */
 const REPLACED: Partial<Record<Table, ReplacedTriggers>> = {
-  // each club's names (migration 0018, row by row), written for all names at once
+  // each club's names (migration 0018) and the searchable labels (0040), row by row, written for all names at once
   ens_names: {
-    triggers: ['ens_names_club_names'],
+    triggers: ['ens_names_club_names', 'ens_names_search_labels'],
     instead: `INSERT INTO club_names (club, label, ens_name_id, searchable, label_length, char_class, listing_created_at)
-      SELECT DISTINCT c, n.label, n.id, n.searchable, n.label_length, n.char_class, n.listing_created_at FROM ens_names n CROSS JOIN LATERAL unnest(n.clubs) c WHERE n.clubs <> '{}'`,
+      SELECT DISTINCT c, n.label, n.id, n.searchable, n.label_length, n.char_class, n.listing_created_at FROM ens_names n CROSS JOIN LATERAL unnest(n.clubs) c WHERE n.clubs <> '{}';
+      INSERT INTO search_labels (id, label) SELECT id, label FROM ens_names WHERE searchable ORDER BY id`,
+    fills: ['club_names', 'search_labels'],
   },
   // the listing's name and its expiry (migration 0002, a read of the name per row) and its value in
   // ETH (0020, a read of its currency and the latest ETH/USD price per row): the rows carry them
@@ -247,7 +249,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     await namesLoaded;
     await chainLoaded;
     await marketLoaded;
-    await sequencesAndStatistics(pool, WITH_ID, ['trend_windows']);
+    await sequencesAndStatistics(pool, WITH_ID, ['trend_windows', 'search_labels']);
     progress('(analyzed)');
     await refreshDerived(db, (step) => progress(`(refreshed: ${step})`), { 'trend counters': () => bucketViews(db, now) });
     // The refreshes' tables are planned on their real sizes from the first request, also where

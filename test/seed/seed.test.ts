@@ -129,6 +129,11 @@ describe('demo data seed', () => {
         (SELECT count(*)::int FROM (SELECT * FROM want EXCEPT SELECT * FROM have) x) AS missing,
         (SELECT count(*)::int FROM (SELECT * FROM have EXCEPT SELECT * FROM want) x) AS extra`);
     assert.ok(clubs.n > 0 && clubs.listed > 0 && clubs.missing === 0 && clubs.extra === 0, JSON.stringify(clubs));
+    // the searchable labels (0040), as the names' trigger keeps them, both ways
+    const [labels] = await q(`WITH want AS (SELECT id, label FROM ens_names WHERE searchable), have AS (SELECT id, label FROM search_labels)
+      SELECT (SELECT count(*)::int FROM have) AS n, (SELECT count(*)::int FROM (SELECT * FROM want EXCEPT SELECT * FROM have) x) AS missing,
+        (SELECT count(*)::int FROM (SELECT * FROM have EXCEPT SELECT * FROM want) x) AS extra`);
+    assert.ok(labels.n > 0 && labels.missing === 0 && labels.extra === 0, JSON.stringify(labels));
   });
 
   it('has listings and offers in every status', async () => {
