@@ -20,7 +20,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       label text NOT NULL
     );
     INSERT INTO search_labels (id, label) SELECT id, label FROM ens_names WHERE searchable ORDER BY id;
-    CREATE INDEX search_labels_trgm_idx ON search_labels USING gin (label gin_trgm_ops);
+    -- without a pending list: every scan of a GIN index reads its pending list whole, and a new
+    -- name's label is one insert (autovacuum, which would merge the list, may be off)
+    CREATE INDEX search_labels_trgm_idx ON search_labels USING gin (label gin_trgm_ops) WITH (fastupdate = off);
     CREATE INDEX search_labels_suffix_idx ON search_labels ((reverse(label)) COLLATE "C");
     -- the key after the rows: checked in one join, not row by row (a million names: over a minute)
     ALTER TABLE search_labels ADD CONSTRAINT search_labels_id_fkey FOREIGN KEY (id) REFERENCES ens_names(id) ON DELETE CASCADE;
