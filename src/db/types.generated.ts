@@ -408,6 +408,7 @@ export interface Sales {
 export interface SearchLabels {
   id: number;
   label: string;
+  label_length: number;
 }
 
 export interface SyncState {

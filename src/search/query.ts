@@ -191,6 +191,13 @@ interface Tier {
    * listed-names index holds (see walkPlannedOnce).
    */
   plannedOnce?: boolean;
+  /**
+   * Its condition and rank name only columns of search_labels (0040: label, label_length, id):
+   * without filters it is read from there, where each match the trigram index names is rechecked
+   * in a page that stays in the buffer cache (a common 3-letter text's substrings, read from the
+   * names' rows, took up to 220 ms, 38 on average when the prefix tier left room).
+   */
+  inLabels?: boolean;
 }
 
 /**
@@ -225,7 +232,7 @@ function textMatch(q: string, similar: readonly number[]): TextMatch {
   const prefixTier: Tier = { cond: prefix, rank: sql`CASE WHEN label = ${q} THEN 0 ELSE 1 END, ${similarOrder}`, samePlan: true };
   if (!WORD_CHAR.test(q)) return { cond: prefix, tiers: [prefixTier] };
   const infix = sql`label LIKE ${`%${like(q)}%`}`;
-  const tiers: Tier[] = [prefixTier, { cond: sql`${infix} AND NOT (label LIKE ${`${like(q)}%`})`, rank: similarOrder }];
+  const tiers: Tier[] = [prefixTier, { cond: sql`${infix} AND NOT (label LIKE ${`${like(q)}%`})`, rank: similarOrder, inLabels: true }];
   if (length < SIMILAR_FROM || similar.length === 0) return { cond: infix, tiers, inLabels: true };
   const isSimilar = sql`id = ANY(${[...similar]}::bigint[])`;
   return { cond: sql`(${infix} OR ${isSimilar})`, tiers: [...tiers, { cond: sql`${isSimilar} AND NOT (${infix})`, rank: similarOrder, byIds: true }], inLabels: true };
@@ -502,7 +509,9 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
   if (spec.sort === 'relevance' && match) {
     // the prefix tier (a range of labels) from the clubs' rows when they hold every filter
     const [first, ...rest] = match.tiers;
-    const tiers = clubRows && first ? [{ ...first, from: clubRows.from, base: clubRows.conds }, ...rest] : match.tiers;
+    const tiers = clubRows && first ? [{ ...first, from: clubRows.from, base: clubRows.conds }, ...rest]
+      : base.length === 1 ? match.tiers.map((t) => (t.inLabels ? { ...t, from: sql`search_labels`, base: [] } : t))
+      : match.tiers;
     page = tieredPage(db, base, tiers, offset, limit, reader);
   } else {
     const sort = spec.sort === 'relevance' ? { by: 'listing_date' as const, order: 'desc' as const } : spec.sort;

@@ -88,7 +88,7 @@ const REPLACED: Partial<Record<Table, ReplacedTriggers>> = {
     triggers: ['ens_names_club_names', 'ens_names_search_labels'],
     instead: `INSERT INTO club_names (club, label, ens_name_id, searchable, label_length, char_class, listing_created_at)
       SELECT DISTINCT c, n.label, n.id, n.searchable, n.label_length, n.char_class, n.listing_created_at FROM ens_names n CROSS JOIN LATERAL unnest(n.clubs) c WHERE n.clubs <> '{}';
-      INSERT INTO search_labels (id, label) SELECT id, label FROM ens_names WHERE searchable ORDER BY id`,
+      INSERT INTO search_labels (id, label, label_length) SELECT id, label, label_length FROM ens_names WHERE searchable ORDER BY id`,
     fills: ['club_names', 'search_labels'],
   },
   // the listing's name and its expiry (migration 0002, a read of the name per row) and its value in

@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The searchable labels alone, by id, with their own trigram index: what a search text's similar
- * labels (search/query.ts, similarIds) and its capped count are read from. Every label a trigram
+ * The searchable labels alone, by id, with their lengths and their own trigram index: what a search
+ * text's similar labels (search/query.ts, similarIds), its capped count and, without filters, its
+ * substring tier are read from. Every label a trigram
  * index names is read from its table and rechecked; in the names' table (436 MB at a million
  * names, eighteen rows a page) each recheck was a page of its own, mostly outside the buffer
  * cache, where this table (52 MB, about 170 labels a page) stays in it: a text's similarity bars
@@ -17,9 +18,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     CREATE TABLE search_labels (
       id bigint PRIMARY KEY,
-      label text NOT NULL
+      label text NOT NULL,
+      label_length integer NOT NULL
     );
-    INSERT INTO search_labels (id, label) SELECT id, label FROM ens_names WHERE searchable ORDER BY id;
+    INSERT INTO search_labels (id, label, label_length) SELECT id, label, label_length FROM ens_names WHERE searchable ORDER BY id;
     -- without a pending list: every scan of a GIN index reads its pending list whole, and a new
     -- name's label is one insert (autovacuum, which would merge the list, may be off)
     CREATE INDEX search_labels_trgm_idx ON search_labels USING gin (label gin_trgm_ops) WITH (fastupdate = off);
@@ -33,7 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         IF NEW.label IS NOT DISTINCT FROM OLD.label AND NEW.searchable IS NOT DISTINCT FROM OLD.searchable THEN RETURN NULL; END IF;
         DELETE FROM search_labels WHERE id = OLD.id;
       END IF;
-      IF NEW.searchable THEN INSERT INTO search_labels (id, label) VALUES (NEW.id, NEW.label); END IF;
+      IF NEW.searchable THEN INSERT INTO search_labels (id, label, label_length) VALUES (NEW.id, NEW.label, NEW.label_length); END IF;
       RETURN NULL;
     END $$;
     CREATE TRIGGER ens_names_search_labels AFTER INSERT OR UPDATE OF label, name ON ens_names
