@@ -497,9 +497,10 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
   const { offset, limit } = spec;
 
   const clubRows = spec.extra ? undefined : clubRowsOf(spec.filters, ctx);
-  // filterConditions always gives `searchable` (all search_labels are); anything more is a filter
+  // filterConditions always gives `searchable` (every row of search_labels is); anything more is a filter
+  const unfiltered = base.length === 1;
   const counted = () => (clubRows && !match ? cappedRows(db, clubRows.counted)
-    : match?.inLabels && base.length === 1 ? cappedCount(db, match.cond, sql`search_labels`)
+    : match?.inLabels && unfiltered ? cappedCount(db, match.cond, sql`search_labels`)
     : cappedCount(db, where));
   const countKey = `search:count:${JSON.stringify({ q: spec.q ?? '', f: spec.filters }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
   const counting = counts && !spec.extra
@@ -510,7 +511,7 @@ export async function searchPage<R extends { id: number }>(db: Executor, spec: S
     // the prefix tier (a range of labels) from the clubs' rows when they hold every filter
     const [first, ...rest] = match.tiers;
     const tiers = clubRows && first ? [{ ...first, from: clubRows.from, base: clubRows.conds }, ...rest]
-      : base.length === 1 ? match.tiers.map((t) => (t.inLabels ? { ...t, from: sql`search_labels`, base: [] } : t))
+      : unfiltered ? match.tiers.map((t) => (t.inLabels ? { ...t, from: sql`search_labels`, base: [] } : t))
       : match.tiers;
     page = tieredPage(db, base, tiers, offset, limit, reader);
   } else {

@@ -3,15 +3,15 @@ import { sql, type Kysely } from 'kysely';
 /**
  * The searchable labels alone, by id, with their lengths and their own trigram index: what a search
  * text's similar labels (search/query.ts, similarIds), its capped count and, without filters, its
- * substring tier are read from. Every label a trigram
- * index names is read from its table and rechecked; in the names' table (436 MB at a million
- * names, eighteen rows a page) each recheck was a page of its own, mostly outside the buffer
- * cache, where this table (52 MB, about 170 labels a page) stays in it: a text's similarity bars
- * and count, first asked, took 16.7 ms of PostgreSQL's time from the names' table and 5.7 from
- * this one (60 texts, cold), 7.3 and 4.3 read again. The reversed labels' index counts the labels
- * ending like a text (whether a lower bar is affordable) from the same pages: 301 of them were 299
- * pages of the names' table, 16 ms cold. Kept by a trigger on the name's label and
- * name (what `searchable` is made of); a name's row removed takes its label with it.
+ * substring tier are read from. Every label a trigram index names is read from its table and
+ * rechecked; in the names' table (436 MB at a million names, eighteen rows a page) each recheck was
+ * a page of its own, mostly outside the buffer cache, where this table (52 MB, about 150 labels a
+ * page) stays in it: a text's similarity bars and count, first asked, took 16.7 ms of PostgreSQL's
+ * time from the names' table and 5.7 from this one (60 texts, cold), 7.3 and 4.3 read again. The
+ * reversed labels' index counts the labels ending like a text (whether a lower bar is affordable)
+ * from the same pages: 301 of them were 299 pages of the names' table, 16 ms cold. Kept by a
+ * trigger on the name's label and name (what `searchable` is made of); a name's row removed takes
+ * its label with it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`SET LOCAL statement_timeout = 0`.execute(db);
