@@ -158,19 +158,20 @@ test('a search page without text or filters is planned once; with either, per re
     assert.deepEqual(await pages({ filters: {}, sort, offset: 0, limit: 20 }), [true, true]);
     assert.deepEqual(await pages({ filters: { minLength: 3 }, sort, offset: 0, limit: 20 }), [false, false]);
     assert.deepEqual(await pages({ q: 'abc', filters: {}, sort: { by: 'alphabetical', order: 'asc' }, offset: 0, limit: 20 }), [false]);
-    // a longer text's relevance page: its prefix tier planned once, its substring tier per request; with a filter, both per request
+    // a longer text's relevance page: its prefix tier planned once, its substring tier per request
+    // (without filters from the searchable labels, 0040); with a filter, both per request, both from the names
     const tiers = async (spec: Parameters<typeof searchIds>[1]) => {
       const single = createDb(createPool(database.url, { max: 1 }));
       try {
         await searchIds(single, spec, ctx);
-        const rows = await preparedOn(single, sql`statement ~ '^SELECT .*id FROM ens_names WHERE'`);
-        return rows.map((r) => r.statement.startsWith('SELECT /* generic plan */ id')).sort();
+        const rows = await preparedOn(single, sql`statement ~ '^SELECT .*id FROM (ens_names|search_labels) WHERE'`);
+        return rows.map((r) => `${/^SELECT \/\* generic plan \*\/ id/.test(r.statement) ? 'once' : 'per request'} ${/ FROM search_labels /.test(r.statement) ? 'labels' : 'names'}`).sort();
       } finally {
         await single.destroy();
       }
     };
-    assert.deepEqual(await tiers({ q: 'abc', filters: {}, sort: 'relevance', offset: 0, limit: 20 }), [false, true]);
-    assert.deepEqual(await tiers({ q: 'abc', filters: { minLength: 3 }, sort: 'relevance', offset: 0, limit: 20 }), [false, false]);
+    assert.deepEqual(await tiers({ q: 'abc', filters: {}, sort: 'relevance', offset: 0, limit: 20 }), ['once names', 'per request labels']);
+    assert.deepEqual(await tiers({ q: 'abc', filters: { minLength: 3 }, sort: 'relevance', offset: 0, limit: 20 }), ['per request names', 'per request names']);
     // a short text's relevance page, read length by length, is planned once with its results; with
     // a filter, its ids are planned per request and their results, read by id, once
     for (const label of ['abacus', 'abbey', 'abc']) await createName(db, `${label}.eth`);
