@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -5,6 +6,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../src/db/client.js';
 import { builtInClubsOf } from '../../src/lib/clubs.js';
 import { DAY } from '../../src/lib/time.js';
+import { body, show, type TestContext } from './app.js';
 import { createName, type NameOptions } from './factories.js';
 
 export const ETH = '0x0000000000000000000000000000000000000000';
@@ -183,4 +185,20 @@ export function googleMetricsBody(keyword: string) {
       },
     }],
   };
+}
+
+/** Inserts a plain name for each label in one statement (hashes are placeholders); `name` gives a label's name (`<label>.eth`). */
+export async function insertLabels(db: Executor, labels: readonly string[], name = (l: string) => `${l}.eth`): Promise<void> {
+  await sql`INSERT INTO ens_names (name, label, labelhash, namehash, token_id, expiry_date, registration_date)
+    SELECT n, l, '0x' || md5(l) || md5(l || 'h'), '0x' || md5(l || 'n') || md5(l || 'm'),
+      ('x' || substr(md5(l), 1, 15))::bit(60)::bigint, now() + interval '100 days', now() - interval '100 days'
+    FROM unnest(${[...labels]}::text[], ${labels.map(name)}::text[]) AS x(l, n)`.execute(db);
+}
+
+/** GET /api/v1/search?`query` through the app (200 expected): the results' names in order, and the total. */
+export async function searchNames(app: TestContext['app'], query: string): Promise<{ names: string[]; total: number }> {
+  const res = await app.inject({ method: 'GET', url: `/api/v1/search?${query}` });
+  assert.equal(res.statusCode, 200, show(res));
+  const data = body(res).data as { results: Array<{ name: string }>; pagination: { total: number } };
+  return { names: data.results.map((r) => r.name), total: data.pagination.total };
 }

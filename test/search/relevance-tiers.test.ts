@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import fc from 'fast-check';
-import { body, createTestApp, type TestContext } from '../helpers/app.js';
+import { createTestApp, type TestContext } from '../helpers/app.js';
+import { insertLabels, searchNames } from '../helpers/search.js';
 
 /**
  * Search with a text reads its relevance order in two tiers (labels holding the text, then similar
@@ -31,20 +32,12 @@ describe('GET /api/v1/search?q: relevance in two tiers equals the single orderin
     SELECT name FROM ens_names WHERE searchable AND (label LIKE ${`%${q}%`} OR label % ${q})
     ORDER BY CASE WHEN label = ${q} THEN 0 WHEN label LIKE ${`${q}%`} THEN 1 WHEN label LIKE ${`%${q}%`} THEN 2 ELSE 3 END,
       similarity(label, ${q}) DESC, label_length, (label COLLATE "C"), id`.execute(t.container.db)).rows.map((r) => r.name);
-  const page = async (q: string, pageNo: number, limit: number) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/search?q=${q}&page=${pageNo}&limit=${limit}` });
-    assert.equal(res.statusCode, 200, res.body);
-    const data = body(res).data as { results: Array<{ name: string }>; pagination: { total: number } };
-    return { names: data.results.map((r) => r.name), total: data.pagination.total };
-  };
+  const page = (q: string, pageNo: number, limit: number) => searchNames(t.app, `q=${q}&page=${pageNo}&limit=${limit}`);
 
   before(async () => {
     t = await createTestApp();
     const labels = [...new Set(WORDS.flatMap(variants))];
-    await sql`INSERT INTO ens_names (name, label, labelhash, namehash, token_id, expiry_date, registration_date)
-      SELECT l || '.eth', l, '0x' || md5(l) || md5(l || 'h'), '0x' || md5(l || 'n') || md5(l || 'm'),
-        ('x' || substr(md5(l), 1, 15))::bit(60)::bigint, now() + interval '100 days', now() - interval '100 days'
-      FROM unnest(${labels}::text[]) l`.execute(t.container.db);
+    await insertLabels(t.container.db, labels);
   });
   after(async () => { await t?.close(); });
 

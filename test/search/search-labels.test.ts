@@ -1,7 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
+import { createTestApp, type TestContext } from '../helpers/app.js';
+import { insertLabels, searchNames } from '../helpers/search.js';
 
 /**
  * A search text's similar labels and its count are read from the searchable labels alone
@@ -11,17 +12,8 @@ import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
  */
 describe('GET /api/v1/search?q: similar labels follow the names as they change', () => {
   let t: TestContext;
-  const search = async (q: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/search?q=${q}&limit=100` });
-    assert.equal(res.statusCode, 200, show(res));
-    const data = body(res).data as { results: Array<{ name: string }>; pagination: { total: number } };
-    return { names: data.results.map((r) => r.name), total: data.pagination.total };
-  };
-  const insert = (labels: string[], name = (l: string) => `${l}.eth`) => sql`
-    INSERT INTO ens_names (name, label, labelhash, namehash, token_id, expiry_date, registration_date)
-    SELECT n, l, '0x' || md5(n) || md5(n || 'h'), '0x' || md5(n || 'n') || md5(n || 'm'), ('x' || substr(md5(n), 1, 15))::bit(60)::bigint,
-      now() + interval '100 days', now() - interval '100 days'
-    FROM unnest(${labels}::text[], ${labels.map(name)}::text[]) AS x(l, n)`.execute(t.container.db);
+  const search = (q: string) => searchNames(t.app, `q=${q}&limit=100`);
+  const insert = (labels: string[], name?: (l: string) => string) => insertLabels(t.container.db, labels, name);
   /** The searchable names against the labels the trigger keeps: none missing, none extra. */
   const inStep = async () => {
     const { rows: [r] } = await sql<{ missing: number; extra: number }>`

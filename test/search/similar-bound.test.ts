@@ -1,7 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
+import { createTestApp, type TestContext } from '../helpers/app.js';
+import { insertLabels, searchNames } from '../helpers/search.js';
 
 /**
  * The similar tier of a search text is read at a raised bar when its trigrams are common: here
@@ -11,12 +12,7 @@ import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
  */
 describe('GET /api/v1/search?q: the similar tier of a text with common trigrams is bounded', () => {
   let t: TestContext;
-  const search = async (q: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/search?q=${q}&limit=100` });
-    assert.equal(res.statusCode, 200, show(res));
-    const data = body(res).data as { results: Array<{ name: string }>; pagination: { total: number } };
-    return { names: data.results.map((r) => r.name), total: data.pagination.total };
-  };
+  const search = (q: string) => searchNames(t.app, `q=${q}&limit=100`);
   /** The single relevance ordering of every label at least 0.3 similar, optionally only those above `bar`. */
   const reference = async (q: string, bar = 0) => (await sql<{ name: string }>`
     SELECT name FROM ens_names WHERE searchable AND (label LIKE ${`%${q}%`} OR (label % ${q} AND similarity(label, ${q}) > ${bar}))
@@ -27,10 +23,7 @@ describe('GET /api/v1/search?q: the similar tier of a text with common trigrams 
     t = await createTestApp();
     const labels = ['sting', 'stings', 'lasting', 'stin', 'string', 'stinky', 'plumb', 'plumbs', 'plum', 'plumber', 'plumbum', '🧠🦅🎲', '🧠🦅🎲🎲', 'x🧠🦅🎲'];
     const decoys = Array.from({ length: 400 }, (_, i) => `st${String(i).padStart(6, '0')}ing`);
-    await sql`INSERT INTO ens_names (name, label, labelhash, namehash, token_id, expiry_date, registration_date)
-      SELECT l || '.eth', l, '0x' || md5(l) || md5(l || 'h'), '0x' || md5(l || 'n') || md5(l || 'm'),
-        ('x' || substr(md5(l), 1, 15))::bit(60)::bigint, now() + interval '100 days', now() - interval '100 days'
-      FROM unnest(${[...labels, ...decoys]}::text[]) l`.execute(t.container.db);
+    await insertLabels(t.container.db, [...labels, ...decoys]);
   });
   after(async () => { await t?.close(); });
 
