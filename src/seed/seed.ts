@@ -228,15 +228,10 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     for (const n of population.names) await market.name(n);
     await writeVotes(new Rng('ens-market demo v1 votes'), now, userAddresses, demo.length, population.names, votes, voteEvents, log, summaries);
     const marketLoaded = commit([listings, offers, sales, notifications, votes, voteEvents]);
-
-    // Last pass: the names' rows, summaries included (no update of a million rows after the load),
-    // their indexes and unique keys built before they commit.
-    const [ensNames] = await open('ens_names');
-    for (let i = 0; i < population.names.length; i++) await writeName(ensNames, i, population.names[i], hashes, summaries, currencies, now);
-    const namesLoaded = commit([ensNames]);
     progress('(generated rows)', log.size);
 
-    // The activity log, oldest first, streams while the tables above commit and build their indexes.
+    // The activity log, oldest first, complete after the second pass, streams beside the names' pass
+    // (which mostly waits on its COPY) while the tables above commit and build their indexes.
     const activityLoaded = (async () => {
       const [activityEvents] = await open('activity_events');
       await log.write(activityEvents, registrations.activityLine);
@@ -246,6 +241,13 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     })();
     activityLoaded.catch(() => undefined);
     beside.push(activityLoaded);
+
+    // Last pass: the names' rows, summaries included (no update of a million rows after the load),
+    // their indexes and unique keys built before they commit.
+    const [ensNames] = await open('ens_names');
+    for (let i = 0; i < population.names.length; i++) await writeName(ensNames, i, population.names[i], hashes, summaries, currencies, now);
+    const namesLoaded = commit([ensNames]);
+
     await namesLoaded;
     await chainLoaded;
     await marketLoaded;

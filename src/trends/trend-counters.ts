@@ -252,6 +252,8 @@ const SOURCES: Partial<Record<TrendMetric, (trx: Transaction<Database>, since: D
 export async function rebuildTrends(db: Db, now = new Date()): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${LOCK})`.execute(trx);
+    // whole-table groupings: sorted in memory rather than through temporary files at a million names
+    await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
     for (const p of TREND_PERIOD_HOURS) {
       await trx.updateTable('trend_windows').set({ start_hour: windowStart(p, now) }).where('period_hours', '=', p).execute();
     }

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import * as byteOrderKeys from '../../src/db/migrations/0041_byte_order_keys.js';
 import { createDb, createPool, migrateToLatest } from '../../src/db/client.js';
 import { createTestDatabase } from '../helpers/app.js';
 
@@ -79,6 +80,42 @@ describe('migrations', () => {
         const insert = `INSERT INTO ens_names (name, label, labelhash, namehash, token_id) VALUES ('x.eth', 'x', $v, '0x${'1'.repeat(64)}', 1)`;
         assert.equal(await accepts(insert, v), await matches(v, 64), JSON.stringify(v));
       }
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
+  });
+  it('addresses and hashes compare byte by byte, and moving them back and forth keeps rows, checks and triggers', async () => {
+    const database = await createTestDatabase();
+    const db = createDb(createPool(database.url, { max: 1 }));
+    const collations = async () => (await sql<{ column: string; collation: string }>`
+      SELECT a.attrelid::regclass::text || '.' || a.attname AS column, coalesce(c.collname, '') AS collation
+      FROM pg_attribute a JOIN pg_class r ON r.oid = a.attrelid AND r.relkind = 'r' AND r.relnamespace = 'public'::regnamespace
+      LEFT JOIN pg_collation c ON c.oid = a.attcollation
+      WHERE a.attnum > 0 AND NOT a.attisdropped
+        AND (a.atttypid = 'eth_address'::regtype OR a.attname IN ('labelhash', 'namehash', 'order_hash', 'tx_hash', 'transaction_hash', 'viewer'))
+      ORDER BY 1`.execute(db)).rows;
+    const triggers = async () => (await sql<{ def: string }>`
+      SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgrelid::regclass::text, tgname`.execute(db)).rows.map((r) => r.def);
+    try {
+      const moved = await collations();
+      assert.ok(moved.length >= 30, `${moved.length} columns`);
+      assert.deepEqual(moved.filter((c) => c.collation !== 'C'), []);
+      const before = await triggers();
+      const owner = `0x${'ab'.repeat(20)}`;
+      await sql`INSERT INTO ens_names (name, label, labelhash, namehash, token_id, owner_address) VALUES ('x.eth', 'x', ${`0x${'1'.repeat(64)}`}, ${`0x${'2'.repeat(64)}`}, 1, ${owner})`.execute(db);
+
+      await db.transaction().execute((trx) => byteOrderKeys.down(trx as unknown as Kysely<unknown>));
+      assert.deepEqual((await collations()).filter((c) => c.collation === 'C'), []);
+      assert.deepEqual(await triggers(), before);
+      await db.transaction().execute((trx) => byteOrderKeys.up(trx as unknown as Kysely<unknown>));
+
+      assert.deepEqual(await collations(), moved);
+      assert.deepEqual(await triggers(), before);
+      const row = await sql<{ owner_address: string }>`SELECT owner_address FROM ens_names WHERE owner_address = ${owner}`.execute(db);
+      assert.deepEqual(row.rows, [{ owner_address: owner }]);
+      // the address check came back with the domain
+      await assert.rejects(sql`UPDATE ens_names SET owner_address = ${owner.toUpperCase().replace('0X', '0x')}`.execute(db), { code: '23514' });
     } finally {
       await db.destroy();
       await database.drop();
