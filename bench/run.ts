@@ -265,6 +265,13 @@ async function measure(port: number, paths: string[], bodies?: object[], duratio
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, non2xx: result.non2xx, errors: result.errors + result.timeouts };
 }
 
+/** How the service reaches PostgreSQL: through a Unix socket (a host that is a directory) or TCP. */
+function transportOf(url: string): string {
+  const u = new URL(url);
+  const host = u.searchParams.get('host') ?? decodeURIComponent(u.hostname);
+  return host.startsWith('/') ? 'PostgreSQL through a Unix socket' : `PostgreSQL over TCP (${host})`;
+}
+
 const lines: string[] = [];
 const out = (line = '') => { console.log(line); lines.push(line); };
 let failedRequests = 0;
@@ -272,7 +279,7 @@ let missed = 0;
 
 out(`# Bench results`);
 out();
-out(`${new Date().toISOString()} · ${nameCount.toLocaleString('en')} names (estimate) · ${connections} connections · ${seconds} s per endpoint · ${cpus().length} cores · Node ${process.versions.node}`);
+out(`${new Date().toISOString()} · ${nameCount.toLocaleString('en')} names (estimate) · ${connections} connections · ${seconds} s per endpoint · ${cpus().length} cores · Node ${process.versions.node} · ${transportOf(container.databaseUrl)}`);
 out(`Targets: /health ≥ ${TARGET.baseline}× a bare Fastify route; lists and reads ≥ ${TARGET.list}× /health; cached reads ≥ ${TARGET.cached}×; p99 ≤ ${P99_MS} ms; 0 errors; peak RSS ≤ ${RSS_MB} MB.`);
 
 const bare = await bareServer();
