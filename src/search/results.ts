@@ -221,7 +221,13 @@ async function withResultTexts<R extends VersionedResultRow & Partial<RowPieces>
       FROM ens_names n WHERE n.id = ANY(${ids}::bigint[])`.execute(db);
     return read.map((f) => ({ ...pageRow.get(f.id)!, ...f }));
   }, { middle: listingsOf, page });
-  return rows.flatMap((r, i) => (texts[i] === undefined ? [] : [{ ...r, json: texts[i] }]));
+  // each row takes its text in place (the rows are this read's own; a copy of each was 2 % of a 100-name page's CPU)
+  const results: (R & ResultJsonRow)[] = [];
+  for (const [i, r] of rows.entries()) {
+    const json = texts[i];
+    if (json !== undefined) results.push(Object.assign(r, { json }));
+  }
+  return results;
 }
 
 /** A name of a page as its standard result's JSON text (ResultJson), with the columns the services read. */
