@@ -55,4 +55,21 @@ describe('headers and metrics on every response', () => {
     await t.app.inject({ method: 'GET', url: '/api/v1/nowhere' });
     assert.deepEqual([await count(byPattern), await count(unmatched), await count(timed)], before.map((n) => n + 1));
   });
+
+  it('the latency histogram is cumulative, its +Inf bucket is its count, and its sum grows', async () => {
+    for (let i = 0; i < 3; i += 1) await t.app.inject({ method: 'GET', url: '/health' });
+    const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const series = (prefix: string) => text.split('\n').filter((l) => l.startsWith(prefix) && l.includes('route="/health"')).map((l) => Number(l.split(' ').pop()));
+    const buckets = series('http_request_duration_seconds_bucket{');
+    const les = text.split('\n').filter((l) => l.startsWith('http_request_duration_seconds_bucket{') && l.includes('route="/health"')).map((l) => /le="([^"]+)"/.exec(l)?.[1]);
+    assert.deepEqual(les, ['0.001', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '+Inf']);
+    assert.ok(buckets.every((n, i) => i === 0 || n >= buckets[i - 1]!), `not cumulative: ${buckets.join(',')}`);
+    const [countValue] = series('http_request_duration_seconds_count{');
+    const [sum] = series('http_request_duration_seconds_sum{');
+    assert.ok(countValue! >= 3);
+    assert.equal(buckets.at(-1), countValue);
+    assert.ok(sum! > 0);
+    const requests = text.split('\n').find((l) => l.startsWith('http_requests_total{method="GET",route="/health",status="200"} '));
+    assert.equal(Number(requests?.split(' ').pop()), countValue, 'every /health request answered 200 and timed once');
+  });
 });
