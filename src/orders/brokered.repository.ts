@@ -1,4 +1,4 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { ListingStatus } from '../db/schema.js';
 import { EFFECTIVE_STATUS_SQL, statusParts } from './listings.repository.js';
@@ -48,18 +48,55 @@ export async function countBrokerNames(db: Executor, broker: string, status: Lis
   return Number(row.n);
 }
 
+/** The broker's listings in `status` (all when not given), as conditions on listing `l`. */
+function brokerListings(broker: string, status: ListingStatus | undefined): RawBuilder<unknown> {
+  const inStatus = status === undefined ? sql`true` : sql.join(statusParts(status), sql` OR `);
+  return sql`l.broker_address = ${broker} AND (${inStatus})`;
+}
+
 /**
- * The page's names (`nameIds`, in order) as search result rows whose `listings` are the broker's
- * listings of each (in `status`, when given; each with its effective status), newest first: one
- * statement, planned once per connection (each name's listings are one range of the broker's index).
+ * The rows of the names `source` yields as `p(id, ord)` as search results whose `listings` are the
+ * broker's listings of each (in `status`, when given; each with its effective status), newest
+ * first: one statement, planned once per connection (each name's listings are one range of the
+ * broker's index).
  */
+function brokerRows(db: Executor, broker: string, status: ListingStatus | undefined, source: RawBuilder<unknown>): Promise<ResultJsonRow[]> {
+  return resultJsonRowsWith(db, source, {
+    plan: 'generic',
+    listings: listingsWithStatus(sql`${brokerListings(broker, status)} AND l.ens_name_id = n.id`, EFFECTIVE_STATUS_SQL, `broker:${broker}:${status ?? 'all'}`),
+  });
+}
+
+/** The page's names (`nameIds`, in order) as search result rows (brokerRows). */
 export async function brokerPageRows(db: Executor, broker: string, status: ListingStatus | undefined, nameIds: readonly number[]): Promise<ResultJsonRow[]> {
   if (nameIds.length === 0) return [];
-  const inStatus = status === undefined ? sql`true` : sql.join(statusParts(status), sql` OR `);
-  return resultJsonRowsWith(db, sql`unnest(${[...nameIds]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, {
-    plan: 'generic',
-    listings: listingsWithStatus(sql`l.broker_address = ${broker} AND l.ens_name_id = n.id AND (${inStatus})`, EFFECTIVE_STATUS_SQL, `broker:${broker}:${status ?? 'all'}`),
-  });
+  return brokerRows(db, broker, status, sql`unnest(${[...nameIds]}::bigint[]) WITH ORDINALITY AS p(id, ord)`);
+}
+
+/**
+ * A full page of brokerNameIds with its rows in one statement: the walk's first batch (twice the
+ * listings the page reaches), its names ranked and checked settled as brokerNameIds does, then
+ * their rows. Undefined when that does not give a full page (the last page, a broker's names with
+ * many listings each): brokerNameIds and brokerPageRows then read it in two statements, as always
+ * before. A statement is about 0.12 ms of the service's CPU and 0.06 ms of PostgreSQL's whatever
+ * it reads; a broker's page was two.
+ */
+export async function brokerPageAtOnce(db: Executor, broker: string, status: ListingStatus | undefined, limit: number, offset: number): Promise<ResultJsonRow[] | undefined> {
+  const want = offset + limit;
+  const batch = 2 * want;
+  const rows = await brokerRows(db, broker, status, sql`(
+    WITH walk AS MATERIALIZED (
+      SELECT l.ens_name_id, l.created_at, l.id FROM listings l WHERE ${brokerListings(broker, status)}
+      ORDER BY l.created_at DESC, l.id DESC LIMIT ${batch}),
+    ranked AS (
+      SELECT ens_name_id AS id, created_at, row_number() OVER (ORDER BY created_at DESC, ens_name_id DESC) AS ord
+      FROM (SELECT DISTINCT ON (ens_name_id) ens_name_id, created_at FROM walk ORDER BY ens_name_id, created_at DESC, id DESC) newest)
+    SELECT id, ord FROM ranked
+    WHERE ord > ${offset} AND ord <= ${want}
+      -- settled: the walk ended, or its last listing is older than the page's last name
+      AND ((SELECT count(*) FROM walk) < ${batch} OR (SELECT min(created_at) FROM walk) < (SELECT created_at FROM ranked WHERE ord = ${want}))
+  ) p`);
+  return rows.length === limit ? rows : undefined;
 }
 
 export interface BrokerStatsRow {

@@ -6,7 +6,7 @@ import { BROKER_STATS_SECONDS, type BrokerConfig, type BrokerListingsPage, type 
 import type { Listing } from '../contracts/listings.js';
 import type { AuthUser } from '../services/tokens.js';
 import { checkBrokerClaim, type BrokerClaim } from './broker.js';
-import { brokerNameIds, brokerPageRows, brokerStats, countBrokerNames } from './brokered.repository.js';
+import { brokerNameIds, brokerPageAtOnce, brokerPageRows, brokerStats, countBrokerNames } from './brokered.repository.js';
 import { toResultJson } from '../search/results.js';
 import { ListingService } from './listings.service.js';
 import { renamed, tokenClaim } from './orders.service.js';
@@ -60,12 +60,12 @@ export class BrokeredListingService {
     const { db } = this.deps;
     const broker = address.toLowerCase();
     // counted exactly up to 1,000 names, a larger total cached 30 s (as the listings page does)
+    const total = (rows: number) => totalOfPage(offset, limit, rows) ?? pagedTotal(this.deps.cache, `broker:${broker}:${status ?? 'all'}`, (cap) => countBrokerNames(db, broker, status, cap));
+    const full = await brokerPageAtOnce(db, broker, status, limit, offset);
+    if (full) return { results: full.map((row) => toResultJson(row, undefined)), total: await total(full.length) };
     const ids = await brokerNameIds(db, broker, status, limit, offset);
-    const [total, rows] = await Promise.all([
-      totalOfPage(offset, limit, ids.length) ?? pagedTotal(this.deps.cache, `broker:${broker}:${status ?? 'all'}`, (cap) => countBrokerNames(db, broker, status, cap)),
-      brokerPageRows(db, broker, status, ids),
-    ]);
-    return { results: rows.map((row) => toResultJson(row, undefined)), total };
+    const [counted, rows] = await Promise.all([total(ids.length), brokerPageRows(db, broker, status, ids)]);
+    return { results: rows.map((row) => toResultJson(row, undefined)), total: counted };
   }
 
   /** Totals over every brokered listing, summed again at most every BROKER_STATS_SECONDS. */
