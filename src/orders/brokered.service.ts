@@ -61,8 +61,8 @@ export class BrokeredListingService {
     const broker = address.toLowerCase();
     // counted exactly up to 1,000 names, a larger total cached 30 s (as the listings page does)
     const total = (rows: number) => totalOfPage(offset, limit, rows) ?? pagedTotal(this.deps.cache, `broker:${broker}:${status ?? 'all'}`, (cap) => countBrokerNames(db, broker, status, cap));
-    const full = await brokerPageAtOnce(db, broker, status, limit, offset);
-    if (full) return { results: full.map((row) => toResultJson(row, undefined)), total: await total(full.length) };
+    const page = await brokerPageAtOnce(db, broker, status, limit, offset);
+    if (page) return { results: page.map((row) => toResultJson(row, undefined)), total: await total(page.length) };
     const ids = await brokerNameIds(db, broker, status, limit, offset);
     const [counted, rows] = await Promise.all([total(ids.length), brokerPageRows(db, broker, status, ids)]);
     return { results: rows.map((row) => toResultJson(row, undefined)), total: counted };

@@ -188,20 +188,21 @@ describe('brokered listings', () => {
       }
       assert.deepEqual(seen, expected, `limit ${limit}`);
     }
-    // A full page is read with its rows in one statement when the walk's first batch (twice the
+    // A page is read with its rows in one statement when the walk's first batch (twice the
     // listings the page reaches) settles it, the same page the two-statement path reads; when it
-    // does not, undefined, and the service reads it in two. Newest first the listings are b and c at
-    // 20 minutes, then e and f (twice) at 15: one name wanted, two listings walked (both at 20) cannot
-    // tell whether a third name at 20 follows.
+    // does not, or the page is empty, undefined, and the service reads it in two. Newest first the
+    // listings are b and c at 20 minutes, then e and f (twice) at 15: one name wanted, two listings
+    // walked (both at 20) cannot tell whether a third name at 20 follows.
     assert.equal(await brokerPageAtOnce(db, broker, undefined, 1, 0), undefined);
-    for (const [limit, offset] of [[2, 0], [2, 2], [3, 0], [3, 3], [4, 0], [6, 0]] as const) {
+    for (const [limit, offset] of [[2, 0], [2, 2], [3, 0], [3, 3], [4, 0], [4, 4], [6, 0], [10, 0]] as const) {
       const once = await brokerPageAtOnce(db, broker, undefined, limit, offset);
       const two = await brokerPageRows(db, broker, undefined, await brokerNameIds(db, broker, undefined, limit, offset));
       assert.deepEqual(two.map((r) => r.id), expected.slice(offset, offset + limit), `limit ${limit} offset ${offset}`);
       const values = (rows: { json: string }[] | undefined) => rows?.map((r) => JSON.parse(r.json) as unknown);
-      if (two.length === limit) assert.deepEqual(values(once), values(two), `limit ${limit} offset ${offset}`);
-      else assert.equal(once, undefined, `a short page (limit ${limit} offset ${offset}) is read in two statements`);
+      assert.deepEqual(values(once), values(two), `limit ${limit} offset ${offset}: the last page too (its walk read every listing)`);
     }
+    assert.equal(await brokerPageAtOnce(db, broker, undefined, 2, 6), undefined, 'past the last name: empty, read in two to tell');
+    assert.equal(await brokerPageAtOnce(db, addressOf(19), undefined, 20, 0), undefined, 'a broker without listings: the same');
     assert.ok(await brokerPageAtOnce(db, broker, undefined, 2, 0), 'two names wanted: the four newest listings settle them');
   });
 
