@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { Address, ApiVersion, CurrencyFields, NullableTimestamp, PaginationB, Timestamp, Wei } from './common.js';
+import { Address, ApiVersion, asJsonText, CurrencyFields, NullableTimestamp, PaginationB, Timestamp, Wei } from './common.js';
 import { OFFER_EXAMPLE, storedOrder } from './order.js';
 import { SearchResult, SearchResultFields } from './search-result.js';
 
@@ -110,7 +110,7 @@ export const RelatedQuery = Type.Object({
   ...filterParams,
 });
 
-export const SearchPage = Type.Object({ results: Type.Array(SearchResult), pagination: PaginationB });
+export const SearchPage = Type.Object({ results: asJsonText(Type.Array(SearchResult)), pagination: PaginationB });
 
 export const SearchMeta = Type.Object({
   timestamp: Timestamp,

@@ -1,5 +1,5 @@
 import { Type, type TProperties, type TSchema } from 'typebox';
-import { Limit } from './common.js';
+import { asJsonText, Limit } from './common.js';
 import { searchResultWith } from './search-result.js';
 
 const Period = Type.Union([Type.Literal('24h'), Type.Literal('7d')], { default: '24h' });
@@ -17,7 +17,7 @@ export const TrendingMetrics = Type.Object({
 export const TrendingName = searchResultWith({ trending_metrics: TrendingMetrics });
 
 export const TrendingVotes = Type.Object({
-  names: Type.Array(TrendingName),
+  names: asJsonText(Type.Array(TrendingName)),
   meta: Type.Object({ period: Type.Union([Type.Literal('24h'), Type.Literal('7d')]), type: Type.Literal('votes'), limit: Type.Integer() }),
 });
 
@@ -27,7 +27,7 @@ const WeiFigure = (description: string) => Type.String({ pattern: '^[0-9]+$', de
 /** A trending page: standard search results with the kind's `trending_metrics`, and the kind in meta. */
 function trendingPage<M extends TSchema, X extends TProperties>(type: string, metrics: M, extraMeta: X) {
   return Type.Object({
-    names: Type.Array(searchResultWith({ trending_metrics: metrics }), { description: 'ranked names, at most `limit`' }),
+    names: asJsonText(Type.Array(searchResultWith({ trending_metrics: metrics }), { description: 'ranked names, at most `limit`' })),
     meta: Type.Object({ period: PeriodValue, type: Type.Literal(type, { description: 'the signal ranked on' }), limit: Type.Integer({ description: 'the limit asked for' }), ...extraMeta }),
   });
 }

@@ -37,30 +37,31 @@ export class RawJson {
   }
 }
 
-/** A JSON array of JSON texts, each written as it is in its turn, never joined into one string first. */
+/** A JSON array of JSON texts (or RawJson values), each written as it is in its turn, never joined into one string first. */
 class RawJsonArray extends RawJson {
-  constructor(private readonly items: readonly string[]) {
+  constructor(private readonly items: readonly (string | RawJson)[]) {
     super(''); // its text is the items' (json, pieces)
   }
 
   override get json(): string {
-    return `[${this.items.join(',')}]`;
+    return this.pieces().join('');
   }
 
   override pieces(): readonly string[] {
     const pieces = ['['];
     for (const [i, item] of this.items.entries()) {
       if (i > 0) pieces.push(',');
-      pieces.push(item);
+      if (typeof item === 'string') pieces.push(item);
+      else pieces.push(...item.pieces());
     }
     pieces.push(']');
     return pieces;
   }
 }
 
-/** A JSON array of the given JSON texts (rows PostgreSQL wrote), to write as it is. */
-export function jsonArray(texts: readonly string[]): RawJson {
-  return new RawJsonArray(texts);
+/** A JSON array of the given JSON texts (rows PostgreSQL wrote) or RawJson values, to write as it is. */
+export function jsonArray(items: readonly (string | RawJson)[]): RawJson {
+  return new RawJsonArray(items);
 }
 
 /** The schema keyword of a raw JSON slot: the serializer writes what stands there with JSON.stringify. */

@@ -2,9 +2,9 @@ import { sql, type RawBuilder } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { SearchResultObject } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
-import { RawJson } from '../lib/raw-json.js';
+import { jsonArray, RawJson } from '../lib/raw-json.js';
 import { currencyJson, isoText, jsonObject, jsonValue, weiText } from '../db/json-rows.js';
-import { present, readBefore, rowTexts, statementKey, statusMiddle, versionRef, type RowPieces, type RowVersion } from '../db/row-texts.js';
+import { pageText, present, readBefore, rowTexts, statementKey, statusMiddle, versionRef, type RowPieces, type RowVersion } from '../db/row-texts.js';
 import { weiString } from '../lib/wei.js';
 import { currencyFields } from '../lib/currencies.js';
 import type { PageReader } from './query.js';
@@ -302,12 +302,20 @@ async function resultRowsFrom<R extends ResultRow = ResultRow>(db: Executor, sou
 export const resultRowsWith = <E extends object>(db: Executor, source: RawBuilder<unknown>, options: RowsOptions): Promise<(ResultRow & E)[]> =>
   resultRowsFrom<ResultRow & E>(db, source, options);
 
+/** What one statement of a page returned (`readResultRows`): its rows, its key (`page`), whether it was read before. */
+interface ResultChunk<E extends object = object> {
+  rows: (VersionedResultRow & Partial<RowPieces> & E)[];
+  page: string;
+  again: boolean;
+  listings: ResultListings;
+}
+
 /**
- * The names the ids `source` yields as `p(id, ord, …)`, in `ord` order, each as its standard
- * result's JSON text (`json`) beside the columns services read, with `extra` columns (`, p.total AS
- * trend_total`); one statement. `listings` replaces the name's active listings (listingsWithStatus).
+ * The statement of the names the ids `source` yields as `p(id, ord, …)`, in `ord` order, with
+ * `extra` columns (`, p.total AS trend_total`), run: a page read first (`readBefore`) with its
+ * rows' texts whole, one read again with their versions. `page` is its key.
  */
-async function resultJsonRowsFrom<E extends object = object>(db: Executor, source: RawBuilder<unknown>, options: JsonRowsOptions = {}): Promise<(ResultJsonRow & E)[]> {
+async function readResultRows<E extends object>(db: Executor, source: RawBuilder<unknown>, options: JsonRowsOptions): Promise<ResultChunk<E>> {
   const { extra = sql``, plan = 'custom', listings = ACTIVE_LISTINGS_OF_RESULT } = options;
   const generic = plan === 'generic' ? GENERIC_PLAN : sql``;
   const [src, more] = [source.compile(db), extra.compile(db)];
@@ -318,23 +326,107 @@ async function resultJsonRowsFrom<E extends object = object>(db: Executor, sourc
     : sql`${RESULT_HEAD} AS head, ${RESULT_TAIL} AS tail, ${listings.whole} AS lj`;
   const { rows } = await sql<VersionedResultRow & Partial<RowPieces> & E>`SELECT ${generic} n.id, n.name, n.owner_address, n.xmin::text AS v, ${columns}${extra}
     FROM ${source} JOIN ens_names n ON n.id = p.id ORDER BY p.ord`.execute(db);
-  return withResultTexts(db, rows, page, listings);
+  return { rows, page, again, listings };
+}
+
+/** The rows of the chunks, in order, each with its result's JSON text (`json`). */
+async function withTextsOf<E extends object>(db: Executor, chunks: readonly ResultChunk<E>[]): Promise<(ResultJsonRow & E)[]> {
+  const read = await Promise.all(chunks.map((c) => withResultTexts(db, c.rows, c.page, c.listings)));
+  return read.length === 1 ? read[0] : read.flat();
+}
+
+/**
+ * The names the ids `source` yields as `p(id, ord, …)`, in `ord` order, each as its standard
+ * result's JSON text (`json`) beside the columns services read, with `extra` columns (`, p.total AS
+ * trend_total`); one statement. `listings` replaces the name's active listings (listingsWithStatus).
+ */
+async function resultJsonRowsFrom<E extends object = object>(db: Executor, source: RawBuilder<unknown>, options: JsonRowsOptions = {}): Promise<(ResultJsonRow & E)[]> {
+  return withTextsOf(db, [await readResultRows<E>(db, source, options)]);
 }
 
 /** Result JSON rows of the ids `source` yields as `p(id, ord, …)` with `extra` columns beside them (figures the page was ranked by). */
 export const resultJsonRowsWith = <E extends object>(db: Executor, source: RawBuilder<unknown>, options: JsonRowsOptions): Promise<(ResultJsonRow & E)[]> =>
   resultJsonRowsFrom<E>(db, source, options);
 
+export interface ResultPageOptions<E extends object> {
+  /** the viewer, whose vote and watch each result shows (none: anonymous) */
+  viewerId?: number;
+  /** what each result shows after its own fields (its trending figures), from its row's columns alone */
+  fields?: (row: ResultJsonRow & E) => object;
+  /** names what `fields` makes of a row (a kind and period of trending), for the kept page's key */
+  shape: string;
+}
+
 /**
- * Reads a page of global search as result JSON rows. A page planned once is one statement with
- * its results; a page planned with its values (a text, a filter) reads its ids first and then
- * their results under one plan: planned in one statement, the result mapping was planned on every
+ * The standard results of a page's rows (what its statements returned, in order) as one JSON
+ * array, which the response writes as it is, each with `fields` of its row after its own. An
+ * anonymous page read again whose statements return what they returned the last time (the same
+ * names at the same versions, their listings at theirs, the same figures) is the text kept then
+ * (db/row-texts.ts `pageText`): no result is looked up, composed or written again, which was a
+ * fifth of the service's time for the bench's mix of trending pages. A viewer's page shows
+ * their votes and watches, and is composed every time.
+ */
+async function pageOfChunks<E extends object>(db: Executor, chunks: readonly ResultChunk<E>[], options: ResultPageOptions<E>): Promise<RawJson> {
+  const keep = options.viewerId === undefined && chunks.every((c) => c.again);
+  const kept = keep ? pageText(db, options.shape, chunks.map((c) => c.page).join('\n'), chunks.map((c) => c.rows)) : undefined;
+  if (kept?.text !== undefined) return new RawJson(kept.text);
+  const read = await withTextsOf(db, chunks);
+  const results = await searchResultsOf(db, read, options.viewerId);
+  const { fields } = options;
+  const text = jsonArray(fields === undefined ? results : results.map((r, i) => r.with(fields(read[i])))).json;
+  kept?.keep(text);
+  return new RawJson(text);
+}
+
+/** The standard results of the names the ids `source` yields as `p(id, ord, …)` as one JSON array (pageOfChunks); one statement. */
+export async function resultPage<E extends object>(db: Executor, source: RawBuilder<unknown>, options: JsonRowsOptions & ResultPageOptions<E>): Promise<RawJson> {
+  return pageOfChunks(db, [await readResultRows<E>(db, source, options)], options);
+}
+
+/**
+ * Reads a page of global search (a PageReader for `searchPage`), keeping what each statement
+ * returned, so that a page read in several statements (its tiers) becomes one page of results
+ * (`page`) or the results one by one (`results`). A page planned once is one statement with its
+ * results; a page planned with its values (a text, a filter) reads its ids first and then their
+ * results under one plan: planned in one statement, the result mapping was planned on every
  * request, most of such a page's database time.
  */
+export class ResultReader {
+  private readonly chunks: ResultChunk[] = [];
+
+  readonly read: PageReader<{ id: number }> = async (db, page, plan) => {
+    let source: RawBuilder<unknown> = sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`;
+    if (plan === 'custom') {
+      const ids = (await page.execute(db)).rows.map((r) => r.id);
+      if (ids.length === 0) return [];
+      source = sql`unnest(${ids}::bigint[]) WITH ORDINALITY AS p(id, ord)`;
+    }
+    const chunk = await readResultRows(db, source, { plan: 'generic' });
+    this.chunks.push(chunk);
+    return chunk.rows;
+  };
+
+  /** The page's rows, each with its result's JSON text. */
+  rows(db: Executor): Promise<ResultJsonRow[]> {
+    return withTextsOf(db, this.chunks);
+  }
+
+  /** The page's standard results, one by one, with the viewer's votes and watches. */
+  async results(db: Executor, viewerId: number | undefined): Promise<ResultJson[]> {
+    return searchResultsOf(db, await this.rows(db), viewerId);
+  }
+
+  /** The page's standard results as one JSON array (pageOfChunks). */
+  page(db: Executor, options: ResultPageOptions<object>): Promise<RawJson> {
+    return pageOfChunks(db, this.chunks, options);
+  }
+}
+
+/** Reads a page of global search as result JSON rows (ResultReader, its rows one by one). */
 export const resultRows: PageReader<ResultJsonRow> = async (db, page, plan) => {
-  if (plan === 'generic') return resultJsonRowsFrom(db, sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`, { plan });
-  const ids = (await page.execute(db)).rows.map((r) => r.id);
-  return ids.length === 0 ? [] : resultJsonRowsOfIds(db, ids);
+  const reader = new ResultReader();
+  await reader.read(db, page, plan);
+  return reader.rows(db);
 };
 
 /** The result JSON rows of name ids, in the order given (a list of keys: planned once). */

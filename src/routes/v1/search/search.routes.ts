@@ -72,7 +72,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Envelope(SearchPage, SearchMeta), ...errors('VALIDATION_ERROR', 'UNAUTHORIZED') },
     },
   }, async (request) => {
-    const { results, pagination, sort, totalCapped } = await service.search(request.query, request.user);
+    const { results, pagination, sort, totalCapped } = await service.page(request.query, request.user);
     return ok({ results, pagination }, { sort, totalCapped });
   });
 
