@@ -146,22 +146,6 @@ export async function rowTexts<R extends RowVersion>(
   return out;
 }
 
-/**
- * The texts of a page's rows (rowTexts, those still there) as one JSON array text. A page read
- * again (its rows without their pieces) whose rows are what they were the last time (ids,
- * versions, the fields of their middles) is the array kept then (`pageText`, under `kind` and
- * the page's key): no text is looked up, composed or written again.
- */
-export async function rowTextsArray<R extends RowVersion>(
-  db: Executor, kind: string, rows: readonly (R & Partial<RowPieces>)[], fetch: (ids: number[]) => Promise<(R & RowPieces)[]>, options: RowTextsOptions<R> & { page: string },
-): Promise<string> {
-  const kept = rows.some((r) => r.head !== undefined) ? undefined : pageText(db, kind, options.page, rows);
-  if (kept?.text !== undefined) return kept.text;
-  const text = `[${present(await rowTexts(db, kind, rows, fetch, options)).join(',')}]`;
-  kept?.keep(text);
-  return text;
-}
-
 /** The middle of a kept text whose row shows a status that changes without a write (an order's): the status between the fields before and after it. */
 export const statusMiddle = (row: { status: string }): string => `,"status":${JSON.stringify(row.status)},`;
 

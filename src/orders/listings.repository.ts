@@ -1,7 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
-import { readBefore, rowTextsArray, statusMiddle } from '../db/row-texts.js';
-import { RawJson } from '../lib/raw-json.js';
+import { present, readBefore, rowTexts, statusMiddle } from '../db/row-texts.js';
 import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { ListingStatus } from '../db/schema.js';
@@ -121,14 +120,13 @@ const LISTING_VERSION = sql.raw<string>("l.xmin::text || ':' || n.xmin::text");
 const PAGE_ROW = [sql<number>`l.id`.as('id'), LISTING_VERSION.as('v'), EFFECTIVE_STATUS.as('status')] as const;
 const PAGE_ROW_WHOLE = [...PAGE_ROW, sql<string>`left(${jsonObject(LISTING_HEAD)}, -1)`.as('head'), sql<string>`substr(${jsonObject(LISTING_TAIL)}, 2)`.as('tail')] as const;
 
-/** The listings of a page (PAGE_ROW or PAGE_ROW_WHOLE) as one JSON array of LISTING_JSON texts, in their order (db/row-texts.ts), and how many rows the page read. */
-async function listingTexts(db: Executor, rows: PageRow[], page: string): Promise<{ json: RawJson; count: number }> {
-  const text = await rowTextsArray<PageRow>(db, 'listings', rows, (ids) => withName(db)
+/** The listings of a page (PAGE_ROW or PAGE_ROW_WHOLE) as LISTING_JSON texts, in their order (db/row-texts.ts). */
+function listingTexts(db: Executor, rows: PageRow[], page: string): Promise<string[]> {
+  return rowTexts<PageRow>(db, 'listings', rows, (ids) => withName(db)
     .modifyFront(GENERIC_PLAN)
     .select(PAGE_ROW_WHOLE)
     .where(sql<SqlBool>`l.id = ANY(${ids}::bigint[])`)
-    .execute(), { middle: statusMiddle, page });
-  return { json: new RawJson(text), count: rows.length };
+    .execute(), { middle: statusMiddle, page }).then(present);
 }
 
 /**
@@ -164,7 +162,7 @@ export function priceRangeCounted(f: ListingFilters, sort: ListingSort): boolean
  * (counted up to FEW_IN_RANGE + 1), for a price range under another sort (`priceRangeCounted`).
  * Compiled once per shape (db/shapes.ts).
  */
-export async function listListings(db: Executor, f: ListingFilters, sort: ListingSort, order: 'asc' | 'desc', limit: number, offset: number, matching?: number): Promise<{ json: RawJson; count: number }> {
+export async function listListings(db: Executor, f: ListingFilters, sort: ListingSort, order: 'asc' | 'desc', limit: number, offset: number, matching?: number): Promise<string[]> {
   const generic = planIsGeneric(f, sort, matching);
   const few = priceRangeCounted(f, sort) && generic;
   const shape = `listings:page:${f.status}:${sort}:${order}:${limit}:${f.seller !== undefined}:${f.minPrice !== undefined}:${f.maxPrice !== undefined}:${few}`;
@@ -211,7 +209,7 @@ export async function listingJsonById(db: Executor, id: number): Promise<string 
   return row?.json;
 }
 
-export async function findActiveListingsOfName(db: Executor, ensNameId: number): Promise<RawJson> {
+export async function findActiveListingsOfName(db: Executor, ensNameId: number): Promise<string[]> {
   const page = `listings:of-name:${ensNameId}`;
   const rows = await withName(db)
     .select(readBefore(db, page) ? PAGE_ROW : PAGE_ROW_WHOLE)
@@ -220,7 +218,7 @@ export async function findActiveListingsOfName(db: Executor, ensNameId: number):
     .orderBy('l.created_at', 'desc')
     .orderBy('l.id', 'desc')
     .execute();
-  return (await listingTexts(db, rows, page)).json;
+  return listingTexts(db, rows, page);
 }
 
 export interface NewListing {

@@ -10,7 +10,7 @@ import { checkBrokerItem, checkFeeCap, type BrokerClaim } from './broker.js';
 import { AppError } from '../errors.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
-import type { RawJson } from '../lib/raw-json.js';
+import { jsonArray, type RawJson } from '../lib/raw-json.js';
 import type { Executor } from '../db/client.js';
 import type { CreateListingBody, Listing, ListingsQuery, UpdateListingBody } from '../contracts/listings.js';
 import type { AuthUser } from '../services/tokens.js';
@@ -62,9 +62,9 @@ export class ListingService {
     const counted = () => pagedTotal(this.deps.cache, key, (cap) => countListings(this.deps.db, filters, cap));
     // a price range under another sort is read by how many listings it holds: counted first
     const known = priceRangeCounted(filters, sort) ? await counted() : undefined;
-    const page = await listListings(this.deps.db, filters, sort, q.order, q.limit, offset, known);
-    const total = known ?? totalOfPage(offset, q.limit, page.count) ?? await counted();
-    return { listings: page.json, pagination: pageB(q.page, q.limit, total) };
+    const rows = await listListings(this.deps.db, filters, sort, q.order, q.limit, offset, known);
+    const total = known ?? totalOfPage(offset, q.limit, rows.length) ?? await counted();
+    return { listings: jsonArray(rows), pagination: pageB(q.page, q.limit, total) };
   }
 
   async get(id: number): Promise<Listing> {
@@ -76,7 +76,7 @@ export class ListingService {
   /** The name's active listings (not past their end time), newest first; empty when none. */
   async activeOfName(input: string): Promise<RawJson> {
     const name = await resolveName(this.deps.db, input);
-    return findActiveListingsOfName(this.deps.db, name.id);
+    return jsonArray(await findActiveListingsOfName(this.deps.db, name.id));
   }
 
   /**

@@ -1,7 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
-import { readBefore, rowTextsArray, statusMiddle } from '../db/row-texts.js';
-import { RawJson } from '../lib/raw-json.js';
+import { present, readBefore, rowTexts, statusMiddle } from '../db/row-texts.js';
 import { runShaped } from '../db/shapes.js';
 import { currencyJson, isoText, jsonObject, weiText } from '../db/json-rows.js';
 import type { OfferStatus } from '../db/schema.js';
@@ -87,16 +86,15 @@ export const OFFER_JSON = jsonObject({ ...OFFER_HEAD, status: EFFECTIVE_STATUS, 
 const PAGE_ROW = [sql<number>`o.id`.as('id'), sql.raw<string>("o.xmin::text || ':' || n.xmin::text").as('v'), sql.raw<string>(EFFECTIVE_STATUS).as('status')] as const;
 const PAGE_ROW_WHOLE = [...PAGE_ROW, sql<string>`left(${jsonObject(OFFER_HEAD)}, -1)`.as('head'), sql<string>`substr(${jsonObject(OFFER_TAIL)}, 2)`.as('tail')] as const;
 
-/** The offers of a page (PAGE_ROW or PAGE_ROW_WHOLE) as one JSON array of OFFER_JSON texts, in their order (db/row-texts.ts), and how many rows the page read. */
-async function offerTexts(db: Executor, rows: PageRow[], page: string): Promise<{ json: RawJson; count: number }> {
-  const text = await rowTextsArray<PageRow>(db, 'offers', rows, (ids) => db
+/** The offers of a page (PAGE_ROW or PAGE_ROW_WHOLE) as OFFER_JSON texts, in their order (db/row-texts.ts). */
+function offerTexts(db: Executor, rows: PageRow[], page: string): Promise<string[]> {
+  return rowTexts<PageRow>(db, 'offers', rows, (ids) => db
     .selectFrom('offers as o')
     .innerJoin('ens_names as n', 'n.id', 'o.ens_name_id')
     .modifyFront(GENERIC_PLAN)
     .select(PAGE_ROW_WHOLE)
     .where(sql<SqlBool>`o.id = ANY(${ids}::bigint[])`)
-    .execute(), { middle: statusMiddle, page });
-  return { json: new RawJson(text), count: rows.length };
+    .execute(), { middle: statusMiddle, page }).then(present);
 }
 
 /** The offer as a response shows it (OFFER_JSON), undefined when there is none. */
@@ -116,7 +114,7 @@ export async function offerJsonById(db: Executor, id: number): Promise<string | 
  * (0028), a name's and a status's offers are each a range of their index. Compiled once per
  * shape (db/shapes.ts).
  */
-export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<{ json: RawJson; count: number }> {
+export async function listOffers(db: Executor, f: OfferFilters, sort: OfferSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<string[]> {
   const shape = `offers:page:${f.status ?? ''}:${sort}:${order}:${limit}:${f.buyer !== undefined}:${f.ensNameId !== undefined}:${f.owner !== undefined}`;
   const values = { buyer: f.buyer, ensNameId: f.ensNameId, owner: f.owner, offset, reach: offset + limit };
   const page = `${shape}:${JSON.stringify(values)}`;

@@ -7,7 +7,7 @@ import { checkCounter, type CounterMemo } from './counter.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
-import type { RawJson } from '../lib/raw-json.js';
+import { jsonArray, type RawJson } from '../lib/raw-json.js';
 import type { CreateOfferBody, Offer, OffersPathQuery, OffersQuery, UpdateOfferBody } from '../contracts/offers.js';
 import { placeOffer, updateOffer } from './user-moves.js';
 import {
@@ -54,9 +54,9 @@ export class OfferService {
     };
     const key = `offers:${filters.buyer ?? ''}:${filters.owner ?? ''}:${filters.status ?? ''}:${filters.ensNameId ?? ''}`;
     const offset = offsetOf(q.page, q.limit);
-    const page = await listOffers(this.deps.db, filters, q.sort, q.order, q.limit, offset);
-    const total = totalOfPage(offset, q.limit, page.count) ?? await pagedTotal(this.deps.cache, key, (cap) => countOffers(this.deps.db, filters, cap));
-    return { offers: page.json, pagination: pageB(q.page, q.limit, total) };
+    const rows = await listOffers(this.deps.db, filters, q.sort, q.order, q.limit, offset);
+    const total = totalOfPage(offset, q.limit, rows.length) ?? await pagedTotal(this.deps.cache, key, (cap) => countOffers(this.deps.db, filters, cap));
+    return { offers: jsonArray(rows), pagination: pageB(q.page, q.limit, total) };
   }
 
   async get(id: number): Promise<Offer> {
