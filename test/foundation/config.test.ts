@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { scriptArgs } from '../helpers/scripts.js';
+import { loadConfig } from '../../src/config.js';
 
 const run = promisify(execFile);
 
@@ -26,4 +27,13 @@ describe('configuration', () => {
       assert.match(lines[0], new RegExp(`^Invalid configuration: ${variable} `));
     });
   }
+
+  it('shares the default pool of 20 connections among the HTTP workers, at least 5 each; DB_POOL_MAX is each process\'s', () => {
+    const poolOf = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', ...env }).dbPoolMax;
+    assert.equal(poolOf({}), 20);
+    assert.equal(poolOf({ WEB_CONCURRENCY: '2' }), 10);
+    assert.equal(poolOf({ WEB_CONCURRENCY: '3' }), 7);
+    assert.equal(poolOf({ WEB_CONCURRENCY: '8' }), 5);
+    assert.equal(poolOf({ WEB_CONCURRENCY: '2', DB_POOL_MAX: '20' }), 20);
+  });
 });
