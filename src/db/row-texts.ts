@@ -52,7 +52,7 @@ const LONG_KEY = 200;
 
 const kept = new WeakMap<object, Map<string, LRUCache<number, Kept>>>();
 const pagesRead = new WeakMap<object, LRUCache<string, true>>();
-const pageTexts = new WeakMap<object, LRUCache<string, string>>();
+const pageBytes = new WeakMap<object, LRUCache<string, Buffer>>();
 
 function keptOf(db: Executor, kind: string): LRUCache<number, Kept> {
   let kinds = kept.get(db);
@@ -82,20 +82,21 @@ export function readBefore(db: Executor, key: string): boolean {
 }
 
 /**
- * A whole page's text, kept by what its statement returned when it was read again (`readBefore`):
- * `key` is the page's key (its statement), what the caller makes of each row (`shape`) and every
- * row as the statement returned it (ids, versions, listings' versions, figures: numbers and text,
- * which JSON writes without a replacer, 8 % of a trending request with one). The same rows at
- * the same versions make the same text, so a page whose statement returns what it returned last
- * time is that text again, with no row looked up, composed or written anew. Outside a
- * transaction only; entries expire after TTL_MS like the row texts.
+ * A whole page's JSON (its UTF-8 bytes, which a response copies as they are), kept by what its
+ * statement returned when it was read again (`readBefore`): `page` is the page's key (its
+ * statement), `shape` what the caller makes of each row, and `rows` every row as the statement
+ * returned it (ids, versions, listings' versions, figures: numbers and text, which JSON writes
+ * without a replacer, 8 % of a trending request with one). The same rows at the same versions make
+ * the same JSON, so a page whose statement returns what it returned last time is those bytes again,
+ * with no row looked up, composed or written anew. Outside a transaction only; entries expire after
+ * TTL_MS like the row texts.
  */
-export function pageText(db: Executor, shape: string, page: string, rows: readonly object[]): { text: string | undefined; keep: (text: string) => void } | undefined {
+export function pageText(db: Executor, shape: string, page: string, rows: readonly object[]): { bytes: Buffer | undefined; keep: (bytes: Buffer) => void } | undefined {
   if (db.isTransaction) return undefined;
-  let texts = pageTexts.get(db);
-  if (texts === undefined) pageTexts.set(db, texts = new LRUCache<string, string>({ maxSize: MAX_CHARS, sizeCalculation: (t) => t.length + 64, ttl: TTL_MS }));
+  let pages = pageBytes.get(db);
+  if (pages === undefined) pageBytes.set(db, pages = new LRUCache<string, Buffer>({ maxSize: MAX_CHARS, sizeCalculation: (b) => b.length + 64, ttl: TTL_MS }));
   const key = createHash('sha1').update(shape).update('\n').update(page).update('\n').update(JSON.stringify(rows)).digest('base64');
-  return { text: texts.get(key), keep: (text) => texts.set(key, text) };
+  return { bytes: pages.get(key), keep: (bytes) => pages.set(key, bytes) };
 }
 
 const bigintDigits = (_: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);

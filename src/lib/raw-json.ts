@@ -12,6 +12,9 @@
  * the output, and a count that disagrees is a bug and throws. Everywhere else (a cache, a webhook
  * body, a test) a RawJson serializes as the value its text holds.
  */
+/** A piece of a response's JSON: text, or its UTF-8 bytes (written as they are). */
+export type Piece = string | Buffer;
+
 export class RawJson {
   constructor(private readonly text: string) {}
 
@@ -20,8 +23,8 @@ export class RawJson {
     return this.text;
   }
 
-  /** The texts that, written one after another, are `json` (a page's rows stay apart: see jsonArray). */
-  pieces(): readonly string[] {
+  /** The texts (or their UTF-8 bytes) that, written one after another, are `json` (a page's rows stay apart: see jsonArray). */
+  pieces(): readonly Piece[] {
     return [this.text];
   }
 
@@ -47,8 +50,8 @@ class RawJsonArray extends RawJson {
     return this.pieces().join('');
   }
 
-  override pieces(): readonly string[] {
-    const pieces = ['['];
+  override pieces(): readonly Piece[] {
+    const pieces: Piece[] = ['['];
     for (const [i, item] of this.items.entries()) {
       if (i > 0) pieces.push(',');
       if (typeof item === 'string') pieces.push(item);
@@ -57,6 +60,29 @@ class RawJsonArray extends RawJson {
     pieces.push(']');
     return pieces;
   }
+}
+
+/**
+ * JSON kept as its UTF-8 bytes (a page of results kept whole: search/results.ts), which a response
+ * copies as they are instead of encoding a text again on every request.
+ */
+class RawJsonBytes extends RawJson {
+  constructor(private readonly bytes: Buffer) {
+    super(''); // its text is its bytes'
+  }
+
+  override get json(): string {
+    return this.bytes.toString('utf8');
+  }
+
+  override pieces(): readonly Piece[] {
+    return [this.bytes];
+  }
+}
+
+/** JSON given as its UTF-8 bytes, to write as they are. */
+export function jsonBytes(bytes: Buffer): RawJson {
+  return new RawJsonBytes(bytes);
 }
 
 /** A JSON array of the given JSON texts (rows PostgreSQL wrote) or RawJson values, to write as it is. */
@@ -118,18 +144,18 @@ export function splicingRawJson(serialize: Serialize): (doc: unknown) => string 
     if (values.length === 0) return json;
     const parts = json.split(PLACEHOLDER_JSON);
     if (parts.length !== values.length + 1) throw new Error(`raw JSON: ${values.length} values but ${parts.length - 1} placeholders`);
-    const pieces = [parts[0]!];
+    const pieces: Piece[] = [parts[0]!];
     for (let i = 0; i < values.length; i += 1) pieces.push(...values[i]!.pieces(), parts[i + 1]!);
     return utf8(pieces);
   };
 }
 
-/** The UTF-8 encoding of the texts one after another, in one buffer of their exact size. */
-export function utf8(pieces: readonly string[]): Buffer {
+/** The UTF-8 encoding of the pieces one after another (bytes as they are), in one buffer of their exact size. */
+export function utf8(pieces: readonly Piece[]): Buffer {
   let size = 0;
-  for (const p of pieces) size += Buffer.byteLength(p);
+  for (const p of pieces) size += typeof p === 'string' ? Buffer.byteLength(p) : p.length;
   const out = Buffer.allocUnsafe(size);
   let at = 0;
-  for (const p of pieces) at += out.write(p, at);
+  for (const p of pieces) at += typeof p === 'string' ? out.write(p, at) : p.copy(out, at);
   return out;
 }

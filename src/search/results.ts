@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { SearchResultObject } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
-import { jsonArray, RawJson } from '../lib/raw-json.js';
+import { jsonArray, jsonBytes, RawJson, utf8, type Piece } from '../lib/raw-json.js';
 import { currencyJson, isoText, jsonObject, jsonValue, weiText } from '../db/json-rows.js';
 import { pageText, present, readBefore, rowTexts, statementKey, statusMiddle, versionRef, type RowPieces, type RowVersion } from '../db/row-texts.js';
 import { weiString } from '../lib/wei.js';
@@ -257,7 +257,7 @@ export class ResultJson extends RawJson {
    * The result's text without its closing brace, then each added object's fields: no piece is
    * copied into a new string (a 2 KB result written after a concatenation is copied again first).
    */
-  override pieces(): readonly string[] {
+  override pieces(): readonly Piece[] {
     const own = super.json;
     if (this.more.length === 0) return [own];
     return [own.slice(0, -1), ...this.more.map((m) => `,${m.slice(1, -1)}`), '}'];
@@ -369,13 +369,15 @@ export interface ResultPageOptions<E extends object> {
 async function pageOfChunks<E extends object>(db: Executor, chunks: readonly ResultChunk<E>[], options: ResultPageOptions<E>): Promise<RawJson> {
   const keep = options.viewerId === undefined && chunks.every((c) => c.again);
   const kept = keep ? pageText(db, options.shape, chunks.map((c) => c.page).join('\n'), chunks.map((c) => c.rows)) : undefined;
-  if (kept?.text !== undefined) return new RawJson(kept.text);
+  if (kept?.bytes !== undefined) return jsonBytes(kept.bytes);
   const read = await withTextsOf(db, chunks);
   const results = await searchResultsOf(db, read, options.viewerId);
   const { fields } = options;
-  const text = jsonArray(fields === undefined ? results : results.map((r, i) => r.with(fields(read[i])))).json;
-  kept?.keep(text);
-  return new RawJson(text);
+  const page = jsonArray(fields === undefined ? results : results.map((r, i) => r.with(fields(read[i]))));
+  if (kept === undefined) return page;
+  const bytes = utf8(page.pieces());
+  kept.keep(bytes);
+  return jsonBytes(bytes);
 }
 
 /** The standard results of the names the ids `source` yields as `p(id, ord, …)` as one JSON array (pageOfChunks); one statement. */
