@@ -91,7 +91,7 @@ export function readBefore(db: Executor, key: string): boolean {
  * with no row looked up, composed or written anew. Outside a transaction only; entries expire after
  * TTL_MS like the row texts.
  */
-export function pageText(db: Executor, shape: string, page: string, rows: readonly object[]): { bytes: Buffer | undefined; keep: (bytes: Buffer) => void } | undefined {
+export function pageJson(db: Executor, shape: string, page: string, rows: readonly object[]): { bytes: Buffer | undefined; keep: (bytes: Buffer) => void } | undefined {
   if (db.isTransaction) return undefined;
   let pages = pageBytes.get(db);
   if (pages === undefined) pageBytes.set(db, pages = new LRUCache<string, Buffer>({ maxSize: MAX_CHARS, sizeCalculation: (b) => b.length + 64, ttl: TTL_MS }));
@@ -99,11 +99,9 @@ export function pageText(db: Executor, shape: string, page: string, rows: readon
   return { bytes: pages.get(key), keep: (bytes) => pages.set(key, bytes) };
 }
 
-const bigintDigits = (_: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
-
 /** A page's key from its statement (its text and values; a bigint as its digits). */
 export const statementKey = (q: { sql: string; parameters: readonly unknown[] }): string =>
-  `${q.sql}:${JSON.stringify(q.parameters, bigintDigits)}`;
+  `${q.sql}:${JSON.stringify(q.parameters, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
 
 const pageKey = (key: string) => (key.length > LONG_KEY ? createHash('sha256').update(key).digest('base64') : key);
 

@@ -12,9 +12,6 @@
  * the output, and a count that disagrees is a bug and throws. Everywhere else (a cache, a webhook
  * body, a test) a RawJson serializes as the value its text holds.
  */
-/** A piece of a response's JSON: text, or its UTF-8 bytes (written as they are). */
-export type Piece = string | Buffer;
-
 export class RawJson {
   constructor(private readonly text: string) {}
 
@@ -39,6 +36,9 @@ export class RawJson {
     return PLACEHOLDER;
   }
 }
+
+/** A piece of a response's JSON: text, or its UTF-8 bytes (written as they are). */
+export type Piece = string | Buffer;
 
 /** A JSON array of JSON texts (or RawJson values), each written as it is in its turn, never joined into one string first. */
 class RawJsonArray extends RawJson {

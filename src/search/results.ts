@@ -4,7 +4,7 @@ import type { SearchResultObject } from '../contracts/search-result.js';
 import { iso } from '../lib/time.js';
 import { jsonArray, jsonBytes, RawJson, utf8, type Piece } from '../lib/raw-json.js';
 import { currencyJson, isoText, jsonObject, jsonValue, weiText } from '../db/json-rows.js';
-import { pageText, present, readBefore, rowTexts, statementKey, statusMiddle, versionRef, type RowPieces, type RowVersion } from '../db/row-texts.js';
+import { pageJson, present, readBefore, rowTexts, statementKey, statusMiddle, versionRef, type RowPieces, type RowVersion } from '../db/row-texts.js';
 import { weiString } from '../lib/wei.js';
 import { currencyFields } from '../lib/currencies.js';
 import type { PageReader } from './query.js';
@@ -362,13 +362,13 @@ export interface ResultPageOptions<E extends object> {
  * array, which the response writes as it is, each with `fields` of its row after its own. An
  * anonymous page read again whose statements return what they returned the last time (the same
  * names at the same versions, their listings at theirs, the same figures) is the text kept then
- * (db/row-texts.ts `pageText`): no result is looked up, composed or written again, which was a
+ * (db/row-texts.ts `pageJson`): no result is looked up, composed or written again, which was a
  * fifth of the service's time for the bench's mix of trending pages. A viewer's page shows
  * their votes and watches, and is composed every time.
  */
 async function pageOfChunks<E extends object>(db: Executor, chunks: readonly ResultChunk<E>[], options: ResultPageOptions<E>): Promise<RawJson> {
   const keep = options.viewerId === undefined && chunks.every((c) => c.again);
-  const kept = keep ? pageText(db, options.shape, chunks.map((c) => c.page).join('\n'), chunks.map((c) => c.rows)) : undefined;
+  const kept = keep ? pageJson(db, options.shape, chunks.map((c) => c.page).join('\n'), chunks.map((c) => c.rows)) : undefined;
   if (kept?.bytes !== undefined) return jsonBytes(kept.bytes);
   const read = await withTextsOf(db, chunks);
   const results = await searchResultsOf(db, read, options.viewerId);
@@ -396,26 +396,21 @@ export async function resultPage<E extends object>(db: Executor, source: RawBuil
 export class ResultReader {
   private readonly chunks: ResultChunk[] = [];
 
-  readonly read: PageReader<{ id: number }> = async (db, page, plan) => {
+  readonly read: PageReader<VersionedResultRow> = async (db, page, plan) => {
     let source: RawBuilder<unknown> = sql`unnest(ARRAY(${page})) WITH ORDINALITY AS p(id, ord)`;
     if (plan === 'custom') {
       const ids = (await page.execute(db)).rows.map((r) => r.id);
       if (ids.length === 0) return [];
-      source = sql`unnest(${ids}::bigint[]) WITH ORDINALITY AS p(id, ord)`;
+      source = idsSource(ids);
     }
     const chunk = await readResultRows(db, source, { plan: 'generic' });
     this.chunks.push(chunk);
     return chunk.rows;
   };
 
-  /** The page's rows, each with its result's JSON text. */
-  rows(db: Executor): Promise<ResultJsonRow[]> {
-    return withTextsOf(db, this.chunks);
-  }
-
   /** The page's standard results, one by one, with the viewer's votes and watches. */
   async results(db: Executor, viewerId: number | undefined): Promise<ResultJson[]> {
-    return searchResultsOf(db, await this.rows(db), viewerId);
+    return searchResultsOf(db, await withTextsOf(db, this.chunks), viewerId);
   }
 
   /** The page's standard results as one JSON array (pageOfChunks). */
@@ -424,16 +419,11 @@ export class ResultReader {
   }
 }
 
-/** Reads a page of global search as result JSON rows (ResultReader, its rows one by one). */
-export const resultRows: PageReader<ResultJsonRow> = async (db, page, plan) => {
-  const reader = new ResultReader();
-  await reader.read(db, page, plan);
-  return reader.rows(db);
-};
+/** Name ids as `p(id, ord)`, in the order given. */
+const idsSource = (ids: readonly number[]) => sql`unnest(${[...ids]}::bigint[]) WITH ORDINALITY AS p(id, ord)`;
 
 /** The result JSON rows of name ids, in the order given (a list of keys: planned once). */
-const resultJsonRowsOfIds = (db: Executor, ids: readonly number[]) =>
-  resultJsonRowsFrom(db, sql`unnest(${[...ids]}::bigint[]) WITH ORDINALITY AS p(id, ord)`, { plan: 'generic' });
+const resultJsonRowsOfIds = (db: Executor, ids: readonly number[]) => resultJsonRowsFrom(db, idsSource(ids), { plan: 'generic' });
 
 /**
  * Loads standard search results for name ids, in the order given. Indexed queries whatever the
@@ -463,7 +453,7 @@ export async function loadSearchResultsOfNames(db: Executor, names: readonly str
   return new Map(results.map((r) => [r.name, r]));
 }
 
-/** Standard search results of rows read with `resultRows`, with the viewer's votes and watches. */
+/** Standard search results of result JSON rows, with the viewer's votes and watches. */
 export async function searchResultsOf(db: Executor, rows: readonly ResultJsonRow[], viewerId?: number): Promise<ResultJson[]> {
   const viewer = rows.length === 0 ? undefined : await viewerState(db, rows.map((r) => r.id), viewerId);
   return rows.map((row) => toResultJson(row, viewer));

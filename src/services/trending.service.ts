@@ -68,7 +68,8 @@ export class TrendingService {
 
   async votes(period: TrendingPeriod, limit: number, viewerId: number | undefined): Promise<{ names: TrendingNames; meta: { period: TrendingPeriod; type: 'votes'; limit: number } }> {
     const names = await this.ranked<{ trend_total: number; trend_positive: number; net_score: number }>('votes', period, limit, viewerId,
-      { extra: sql`, p.total AS trend_total, p.positive AS trend_positive, n.net_score` }, (r) => ({ period, period_upvotes: r.trend_positive, period_downvotes: r.trend_total - r.trend_positive, period_votes: r.trend_total, net_score_total: r.net_score }));
+      { extra: sql`, p.total AS trend_total, p.positive AS trend_positive, n.net_score` },
+      (r) => ({ period, period_upvotes: r.trend_positive, period_downvotes: r.trend_total - r.trend_positive, period_votes: r.trend_total, net_score_total: r.net_score }));
     return { names, meta: { period, type: 'votes', limit } };
   }
 
@@ -100,8 +101,8 @@ export class TrendingService {
       ) m ON true`,
       extra: sql`, p.total AS trend_total, m.volume AS sales_volume, m.avg AS sales_avg, m.max AS sales_max, m.min AS sales_min`,
     }, (r) => ({
-        period, period_sales: r.trend_total, period_volume: r.sales_volume ?? '0', avg_price: r.sales_avg ?? '0', max_price: r.sales_max ?? '0', min_price: r.sales_min ?? '0',
-      }));
+      period, period_sales: r.trend_total, period_volume: r.sales_volume ?? '0', avg_price: r.sales_avg ?? '0', max_price: r.sales_max ?? '0', min_price: r.sales_min ?? '0',
+    }));
     return { names, meta: { period, type: 'sales' as const, limit } };
   }
 
@@ -122,7 +123,8 @@ export class TrendingService {
 
   /** Names ranked by watchlist entries added in the period (and still held); total_watchers from the name row. */
   async watchlist(period: TrendingPeriod, limit: number, viewerId: number | undefined) {
-    const names = await this.ranked<{ trend_total: number; watchers_count: number }>('watchlist', period, limit, viewerId, { extra: sql`, p.total AS trend_total, n.watchers_count` }, (r) => ({ period, period_additions: r.trend_total, total_watchers: r.watchers_count }));
+    const names = await this.ranked<{ trend_total: number; watchers_count: number }>('watchlist', period, limit, viewerId, { extra: sql`, p.total AS trend_total, n.watchers_count` },
+      (r) => ({ period, period_additions: r.trend_total, total_watchers: r.watchers_count }));
     return { names, meta: { period, type: 'watchlist' as const, limit } };
   }
 
@@ -146,12 +148,12 @@ export class TrendingService {
       extra: sql`, p.total AS trend_total, m.views AS b_views, m.watchlist_adds AS b_watchlist_adds, m.votes AS b_votes, m.upvotes AS b_upvotes,
         m.offers AS b_offers, m.listings AS b_listings, m.sales AS b_sales`,
     }, (r) => ({
-        period,
-        trending_score: r.trend_total,
-        breakdown: {
-          views: r.b_views, watchlist_adds: r.b_watchlist_adds, votes: r.b_votes, upvotes: r.b_upvotes, offers: r.b_offers, listings: r.b_listings, sales: r.b_sales,
-        },
-      }));
+      period,
+      trending_score: r.trend_total,
+      breakdown: {
+        views: r.b_views, watchlist_adds: r.b_watchlist_adds, votes: r.b_votes, upvotes: r.b_upvotes, offers: r.b_offers, listings: r.b_listings, sales: r.b_sales,
+      },
+    }));
     return { names, meta: { period, type: 'composite' as const, limit, score_weights: { ...COMPOSITE_WEIGHTS } } };
   }
 }

@@ -6,7 +6,7 @@ import { brokerNameIds, countBrokerNames } from '../../src/orders/brokered.repos
 import { countListings, listListings } from '../../src/orders/listings.repository.js';
 import { countOffers, listOffers } from '../../src/orders/offers.repository.js';
 import { searchIds, searchPage } from '../../src/search/query.js';
-import { resultRows } from '../../src/search/results.js';
+import { ResultReader } from '../../src/search/results.js';
 import { CommentService } from '../../src/services/comments.service.js';
 import { NamesService } from '../../src/history/index.js';
 import { createName } from '../helpers/factories.js';
@@ -177,7 +177,7 @@ test('a search page without text or filters is planned once; with either, per re
     for (const label of ['abacus', 'abbey', 'abc']) await createName(db, `${label}.eth`);
     const short = async (filters: Parameters<typeof searchIds>[1]['filters']) => {
       await sql`DEALLOCATE ALL`.execute(conn);
-      const page = await searchPage(conn, { q: 'ab', filters, sort: 'relevance', offset: 0, limit: 20 }, ctx, resultRows);
+      const page = await searchPage(conn, { q: 'ab', filters, sort: 'relevance', offset: 0, limit: 20 }, ctx, new ResultReader().read);
       const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%ens_names%' AND statement NOT LIKE '%count(*)::int AS n%'`.execute(conn);
       const statements = rows.map((r) => `${r.statement.includes('unnest(') ? 'results' : 'ids'} ${r.statement.startsWith('SELECT /* generic plan */') ? 'once' : 'per request'}`);
       return { statements: statements.sort(), names: page.rows.map((r) => r.name) };

@@ -5,7 +5,7 @@ import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
 import { signIn, type SignedIn } from '../helpers/accounts.js';
 import { castVote } from '../helpers/community.js';
 import { addListing, createSearchName } from '../helpers/search.js';
-import { pageText } from '../../src/db/row-texts.js';
+import { pageJson } from '../../src/db/row-texts.js';
 
 const SELLER = '0x00000000000000000000000000000000000000a1';
 
@@ -80,15 +80,15 @@ describe('pages of results kept whole while their rows are unchanged', () => {
 
   it('keeps a text by the rows its statement returned, never inside a transaction', async () => {
     const rows = [{ id: 1, v: '10', lv: null }, { id: 2, v: '11', lv: '5:12' }];
-    const kept = pageText(t.container.db, 'shape', 'page', rows)!;
+    const kept = pageJson(t.container.db, 'shape', 'page', rows)!;
     assert.equal(kept.bytes, undefined);
     kept.keep(Buffer.from('[1,2]'));
-    assert.equal(pageText(t.container.db, 'shape', 'page', rows.map((r) => ({ ...r })))?.bytes?.toString(), '[1,2]');
-    assert.equal(pageText(t.container.db, 'shape', 'page', [rows[0], { ...rows[1], lv: '5:13' }])?.bytes, undefined, 'a listing at another version');
-    assert.equal(pageText(t.container.db, 'other', 'page', rows)?.bytes, undefined, 'another shape');
-    assert.equal(pageText(t.container.db, 'shape', 'another page', rows)?.bytes, undefined, 'another statement');
+    assert.equal(pageJson(t.container.db, 'shape', 'page', rows.map((r) => ({ ...r })))?.bytes?.toString(), '[1,2]');
+    assert.equal(pageJson(t.container.db, 'shape', 'page', [rows[0], { ...rows[1], lv: '5:13' }])?.bytes, undefined, 'a listing at another version');
+    assert.equal(pageJson(t.container.db, 'other', 'page', rows)?.bytes, undefined, 'another shape');
+    assert.equal(pageJson(t.container.db, 'shape', 'another page', rows)?.bytes, undefined, 'another statement');
     await t.container.db.transaction().execute(async (trx) => {
-      assert.equal(pageText(trx, 'shape', 'page', rows), undefined);
+      assert.equal(pageJson(trx, 'shape', 'page', rows), undefined);
     });
   });
 });
