@@ -49,6 +49,8 @@ const cases: Array<[string, { q?: string; filters?: SearchFilters; sort?: Sort |
   ['status grace', { filters: { status: ['grace'] }, sort: { by: 'expiry_date', order: 'asc' } }],
   ['expiringWithinDays 30', { filters: { expiringWithinDays: 30 }, sort: { by: 'expiry_date', order: 'asc' } }],
   ['owner (largest holder)', { filters: { owner }, sort: { by: 'expiry_date', order: 'asc' } }],
+  ['owner (largest holder) registration_date desc', { filters: { owner }, sort: { by: 'registration_date', order: 'desc' } }],
+  ['owner (largest holder) registration_date desc, page 50', { filters: { owner }, sort: { by: 'registration_date', order: 'desc' }, page: 50 }],
   ['price 0.1-1 ETH', { filters: { minPrice: 10n ** 17n, maxPrice: 10n ** 18n }, sort: { by: 'price', order: 'asc' } }],
   ['listed + hasOffer, offer desc', { filters: { listed: true, hasOffer: true }, sort: { by: 'offer', order: 'desc' } }],
   ['emoji only', { filters: { emoji: 'only' }, sort: { by: 'listing_date', order: 'desc' } }],
