@@ -30,6 +30,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
+import { mnemonicToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
 import { loadConfig } from '../src/config.js';
 import { createContainer } from '../src/container.js';
 import { seedDemoData, seedOptionsFrom } from '../src/seed/seed.js';
@@ -62,8 +64,11 @@ const TARGET: Record<Kind, number> = { baseline: 0.7, list: 0.08, read: 0.08, ca
 const P99_MS = 50;
 const RSS_MB = 350;
 
-/** `bodies`: the mix is POSTs, request i sending `bodies[i]` (as JSON) to `paths[i]`. */
-interface Case { name: string; kind: Kind; paths: string[]; bodies?: object[] }
+/**
+ * `bodies`: the mix is POSTs, request i sending `bodies[i]` (as JSON) to `paths[i]`. `signedIn`: each
+ * request carries the bearer token of one of the ten demo accounts in turn (README, "Demo accounts").
+ */
+interface Case { name: string; kind: Kind; paths: string[]; bodies?: object[]; signedIn?: boolean }
 
 const freePort = () => new Promise<number>((resolve, reject) => {
   const srv = createServer().listen(0, '127.0.0.1', () => {
@@ -143,6 +148,20 @@ const cases: Case[] = [
   { name: 'search, 2-letter q with club and length filters', kind: 'list', paths: twoLetters.flatMap((q, i) => [`/api/v1/search?q=${q}`, `/api/v1/search?q=${q}&filters[clubs][]=${enc(clubs[i % clubs.length])}&filters[minLength]=3`]) },
   { name: 'search, longer q', kind: 'list', paths: names.slice(0, 30).map((n) => `/api/v1/search?q=${enc([...n.replace(/\.eth$/, '')].slice(0, 5).join(''))}`) },
   {
+    // a signed-in caller's pages show their own votes and watches: composed for each request
+    name: 'signed in: trending and search (the caller\'s votes and watches)', kind: 'list', signedIn: true, paths: [
+      '/api/v1/trending/votes?period=24h', '/api/v1/trending/votes?period=7d', '/api/v1/trending/views?period=24h', '/api/v1/trending/sales?period=7d',
+      ...pages('/api/v1/search', 3), '/api/v1/search?filters[listed]=true&sortBy=price&sortOrder=asc', ...twoLetters.slice(0, 5).map((q) => `/api/v1/search?q=${q}`),
+    ],
+  },
+  {
+    name: 'signed in: notifications, history, cart, watchlist', kind: 'list', signedIn: true, paths: [
+      '/api/v1/notifications', '/api/v1/notifications?page=2', '/api/v1/notifications/unread/count', '/api/v1/users/me',
+      ...['offers', 'purchases', 'sales', 'viewed', 'voted', 'watched'].map((h) => `/api/v1/user/history/${h}`),
+      '/api/v1/cart', '/api/v1/watchlist', '/api/v1/comments/feed/watchlist', '/api/v1/analytics/user/me',
+    ],
+  },
+  {
     // 1,000 terms a request: the names of the mix among words that name nothing.
     name: 'bulk search (1,000 terms; exact, and filtered by price)', kind: 'list', paths: ['/api/v1/search/bulk', '/api/v1/search/bulk-filters', '/api/v1/search/bulk-filters'],
     bodies: [
@@ -155,6 +174,12 @@ const cases: Case[] = [
   { name: 'name page', kind: 'read', paths: each(names, (n) => `/api/v1/names/${enc(n)}`) },
   { name: 'name bundle', kind: 'read', paths: each(names, (n) => `/api/v1/names/${enc(n)}/bundle`) },
   { name: 'votes of a name', kind: 'read', paths: each(names, (n) => `/api/v1/votes/${enc(n)}`) },
+  {
+    name: 'a name\'s offers, listings, sales and history; offers on an owner\'s names', kind: 'list', paths: [
+      ...names.slice(0, 10).flatMap((n) => ['offers', 'listings', 'sales'].map((k) => `/api/v1/${k}/name/${enc(n)}`).concat(`/api/v1/names/${enc(n)}/history`)),
+      ...each(owners.slice(0, 10), (o) => `/api/v1/offers/owner/${o}`),
+    ],
+  },
   { name: 'sales mix', kind: 'list', paths: [...pages('/api/v1/sales'), ...each(owners.slice(0, 10), (o) => `/api/v1/sales/address/${o}`)] },
   { name: 'activity mix', kind: 'list', paths: [...pages('/api/v1/activity'), ...each(owners.slice(0, 10), (o) => `/api/v1/activity/address/${o}`), ...each(names.slice(0, 10), (n) => `/api/v1/activity/${enc(n)}`)] },
   { name: 'comments mix', kind: 'list', paths: [...pages('/api/v1/comments/feed'), `/api/v1/comments/feed?club=${enc(clubs[0])}`, ...each(names.slice(0, 10), (n) => `/api/v1/comments?name=${enc(n)}`)] },
@@ -236,19 +261,38 @@ function peakRssMb(pid: number): number {
 
 interface Measure { rps: number; p50: number; p99: number; requests: number; non2xx: number; errors: number }
 
+const MNEMONIC = 'test test test test test test test test test test test junk';
+
+/** Bearer headers of the ten demo accounts, each signed in through the service (SIWE). */
+async function signInDemo(port: number): Promise<Array<{ authorization: string }>> {
+  const base = `http://127.0.0.1:${port}/api/v1/auth`;
+  return Promise.all(Array.from({ length: 10 }, async (_, i) => {
+    const account = mnemonicToAccount(MNEMONIC, { addressIndex: i });
+    const nonce = (await (await fetch(`${base}/nonce?address=${account.address}`)).json()).data.nonce as string;
+    const message = createSiweMessage({ address: account.address, chainId: 1, domain: 'localhost', nonce, uri: 'http://localhost/login', version: '1', issuedAt: new Date() });
+    const res = await fetch(`${base}/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) });
+    if (!res.ok) throw new Error(`sign-in of demo account ${i}: ${res.status} ${await res.text()}`);
+    return { authorization: `Bearer ${(await res.json()).data.accessToken as string}` };
+  }));
+}
+
 /** Asks every path of the mix once (warming caches and code paths); the ones not answered 2xx. */
-async function probe(port: number, paths: string[], bodies?: object[]): Promise<string[]> {
+async function probe(port: number, paths: string[], bodies?: object[], auth?: Array<{ authorization: string }>): Promise<string[]> {
   const failed: string[] = [];
   for (const [i, p] of paths.entries()) {
-    const res = await fetch(`http://127.0.0.1:${port}${p}`, bodies ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(bodies[i]) } : {});
+    const signed = auth?.[i % auth.length] ?? {};
+    const res = await fetch(`http://127.0.0.1:${port}${p}`, bodies ? { method: 'POST', headers: { ...signed, 'content-type': 'application/json' }, body: JSON.stringify(bodies[i]) } : { headers: signed });
     await res.arrayBuffer();
     if (res.status < 200 || res.status > 299) failed.push(`${res.status} ${p}`);
   }
   return failed;
 }
 
-/** autocannon over the mix, each request taking the next path (round-robin keeps runs comparable). */
-async function measure(port: number, paths: string[], bodies?: object[], duration = seconds): Promise<Measure> {
+/**
+ * autocannon over the mix, each request taking the next path (round-robin keeps runs comparable)
+ * and, signed in, the next account's token.
+ */
+async function measure(port: number, paths: string[], bodies?: object[], duration = seconds, auth?: Array<{ authorization: string }>): Promise<Measure> {
   let next = 0;
   const posts = bodies?.map((b) => JSON.stringify(b));
   const result = await autocannon({
@@ -257,8 +301,10 @@ async function measure(port: number, paths: string[], bodies?: object[], duratio
     duration,
     requests: [{
       setupRequest: (req) => {
-        const i = next++ % paths.length;
-        return posts ? { ...req, method: 'POST', path: paths[i], headers: { ...req.headers, 'content-type': 'application/json' }, body: posts[i] } : { ...req, path: paths[i] };
+        const n = next++;
+        const i = n % paths.length;
+        const headers = auth ? { ...req.headers, ...auth[n % auth.length] } : req.headers;
+        return posts ? { ...req, method: 'POST', path: paths[i], headers: { ...headers, 'content-type': 'application/json' }, body: posts[i] } : { ...req, path: paths[i], headers };
       },
     }],
   });
@@ -292,6 +338,7 @@ try {
     });
     try {
       await started(server, port, 'the service');
+      const demo = cases.some((c) => c.signedIn) ? await signInDemo(port) : [];
       if (warmSeconds > 0) await measure(bare.port, ['/health'], undefined, warmSeconds);
       const floors = [await measure(bare.port, ['/health'])];
       // The machine's speed drifts within a pass (a bare route at 26,078 req/s at one pass's start
@@ -303,12 +350,13 @@ try {
       const rows: { c: Case; m: Measure; beside: number }[] = [];
       let before: Measure | undefined;
       for (const c of cases.filter((c) => c.kind === 'baseline' || !args.only || new RegExp(args.only, 'i').test(c.name))) {
-        const refused = await probe(port, c.paths, c.bodies);
+        const auth = c.signedIn ? demo : undefined;
+        const refused = await probe(port, c.paths, c.bodies, auth);
         for (const r of refused) console.error(`probe of ${c.name}: ${r}`);
         // the mix at full concurrency first, unmeasured but for its failures: every pooled connection
         // prepares and plans its statements, and brief caches fill, as in a service that has been up a while
-        const warm = warmSeconds > 0 ? await measure(port, c.paths, c.bodies, warmSeconds) : undefined;
-        const m = await measure(port, c.paths, c.bodies);
+        const warm = warmSeconds > 0 ? await measure(port, c.paths, c.bodies, warmSeconds, auth) : undefined;
+        const m = await measure(port, c.paths, c.bodies, seconds, auth);
         m.non2xx += refused.length + (warm?.non2xx ?? 0);
         m.errors += warm?.errors ?? 0;
         const after = c.kind === 'baseline' ? m : await healthBeside();

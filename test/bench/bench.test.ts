@@ -44,7 +44,8 @@ describe('npm run bench (--names 5000 --duration 2)', { timeout: 280_000 }, () =
       assert.equal(errors, '0', row);
       assert.match(result!, /^(ok|MISSED \(.+\))$/, row);
     }
-    for (const endpoint of ['GET /health', 'listings mix', 'search, 2-letter q', 'trending by votes', 'name page', 'sales mix', 'activity mix', 'analytics and charts']) {
+    for (const endpoint of ['GET /health', 'listings mix', 'search, 2-letter q', 'trending by votes', 'name page', 'sales mix', 'activity mix', 'analytics and charts',
+      'signed in: trending and search', 'signed in: notifications', 'a name\'s offers, listings, sales and history']) {
       assert.ok(measured.some((r) => r.startsWith(`| ${endpoint}`)), `${endpoint} measured:\n${results}`);
     }
     assert.ok(measured.some((r) => Number(r.split('|')[3]) > 0), 'some requests were measured');
