@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { SignJWT } from 'jose';
 import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
 import { account, addressOf, signIn, siweMessage } from '../helpers/accounts.js';
+import { verifyAccessToken } from '../../src/services/tokens.js';
 
 const SECRET = new TextEncoder().encode('test-secret-test-secret-test-secret-0123456789');
 
@@ -159,6 +160,20 @@ describe('bearer tokens', () => {
     }
     assert.equal((await required(`Bearer ${good.token}`)).statusCode, 200);
     assert.equal((await required(`Bearer ${await forged({})}`)).statusCode, 200, 'a well-signed token is accepted');
+  });
+
+  it('a token accepted before is refused from its expiry on, under another secret, and without an expiry', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 2;
+    const token = await forged({ exp });
+    assert.equal((await required(`Bearer ${token}`)).statusCode, 200);
+    assert.equal((await required(`Bearer ${token}`)).statusCode, 200, 'accepted again');
+    const other = { ...t.container.config, jwtSecret: new TextEncoder().encode('another-secret-another-secret-another-secret') };
+    assert.equal(await verifyAccessToken(other, token), undefined, 'a token verified under one secret is not under another');
+    while (Math.floor(Date.now() / 1000) < exp) await new Promise((r) => setTimeout(r, 100));
+    const late = await required(`Bearer ${token}`);
+    assert.equal(late.statusCode, 401, show(late));
+    const forever = await new SignJWT({ address: addressOf(0) }).setProtectedHeader({ alg: 'HS256' }).setSubject('1').setIssuer('ens-market').setAudience('ens-market-api').sign(SECRET);
+    assert.equal((await required(`Bearer ${forever}`)).statusCode, 401, 'a token without an expiry');
   });
 
   it('a bad token on an optional route is 401, never silently anonymous', async () => {

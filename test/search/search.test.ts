@@ -185,6 +185,14 @@ describe('GET /api/v1/search', () => {
     assert.equal(signedIn[1].user_vote, null);
     const anonymous = body(await get('q=apple')).data.results;
     assert.equal('user_vote' in anonymous[0], false);
+    // a name the caller both voted on and watches shows both; another they only watch shows the watch
+    for (const ensName of ['apple.eth', 'applepie.eth']) {
+      const watched = await t.app.inject({ method: 'POST', url: '/api/v1/watchlist', headers: me.headers, payload: { ensName } });
+      assert.equal(watched.statusCode, 200, show(watched));
+    }
+    const both = body(await get('q=apple', me.headers)).data.results as Array<{ name: string; user_vote: number | null; is_user_watching: boolean }>;
+    const shown = Object.fromEntries(both.map((r) => [r.name, [r.user_vote, r.is_user_watching]]));
+    assert.deepEqual([shown['apple.eth'], shown['applepie.eth'], shown['pineapple.eth']], [[1, true], [null, true], [null, false]], JSON.stringify(both));
     const bad = await get('q=apple', { authorization: 'Bearer not.a.token' });
     assert.equal(bad.statusCode, 401, show(bad));
     assert.equal(body(bad).error.code, 'UNAUTHORIZED');
