@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { GENERIC_PLAN } from '../db/client.js';
+import { ethValue } from '../db/eth-value.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { cached } from '../infra/cache.js';
@@ -296,7 +298,10 @@ export class AnalyticsService {
     };
   }
 
-  /** The caller's own figures: each one index range over the caller's rows. */
+  /**
+   * The caller's own figures: each one index range over the caller's rows, in one statement planned
+   * once per connection (GENERIC_PLAN: every plan reads the same indexes whoever asks).
+   */
   async me(user: { id: number; address: string }) {
     const address = user.address.toLowerCase();
     const graceStart = new Date(Date.now() - this.deps.config.gracePeriodDays * DAY);
@@ -304,7 +309,7 @@ export class AnalyticsService {
       votes_cast: number; viewed: number; watching: number; offers_made: number; names_purchased: number; names_sold: number; owned: number; listed: number;
       listing_value: string; offer_value: string;
     }>`
-      SELECT
+      SELECT ${GENERIC_PLAN}
         (SELECT count(*) FROM votes WHERE user_id = ${user.id})::int AS votes_cast,
         (SELECT count(DISTINCT ens_name_id) FROM name_views_daily WHERE viewer = ${userViewer(user.id)})::int AS viewed,
         (SELECT count(DISTINCT ens_name_id) FROM watchlist_items WHERE user_id = ${user.id})::int AS watching,
@@ -313,10 +318,10 @@ export class AnalyticsService {
         (SELECT count(*) FROM sales WHERE seller_address = ${address})::int AS names_sold,
         (SELECT count(*) FROM ens_names WHERE owner_address = ${address} AND expiry_date > ${graceStart})::int AS owned,
         (SELECT count(DISTINCT ens_name_id) FROM listings WHERE seller_address = ${address} AND status = 'active' AND (expires_at IS NULL OR expires_at > now()))::int AS listed,
-        (SELECT coalesce(sum(eth_value_wei(price_wei, currency_address)), 0)::numeric(78,0)::text FROM listings
-          WHERE seller_address = ${address} AND status = 'active' AND (expires_at IS NULL OR expires_at > now())) AS listing_value,
-        (SELECT coalesce(sum(eth_value_wei(offer_amount_wei, currency_address)), 0)::numeric(78,0)::text FROM offers
-          WHERE buyer_address = ${address} AND status = 'pending' AND (expires_at IS NULL OR expires_at > now())) AS offer_value
+        (SELECT coalesce(sum(${ethValue(sql`l.price_wei`)}), 0)::numeric(78,0)::text FROM listings l LEFT JOIN currencies c ON c.address = l.currency_address
+          WHERE l.seller_address = ${address} AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())) AS listing_value,
+        (SELECT coalesce(sum(${ethValue(sql`o.offer_amount_wei`)}), 0)::numeric(78,0)::text FROM offers o LEFT JOIN currencies c ON c.address = o.currency_address
+          WHERE o.buyer_address = ${address} AND o.status = 'pending' AND (o.expires_at IS NULL OR o.expires_at > now())) AS offer_value
     `.execute(this.deps.db);
     const r = row.rows[0];
     return {

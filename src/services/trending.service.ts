@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { ethValue } from '../db/eth-value.js';
 import type { Deps } from '../deps.js';
 import type { RawJson } from '../lib/raw-json.js';
 import { resultPage, type ResultJsonRow } from '../search/results.js';
@@ -34,16 +35,6 @@ export type TrendingNames = RawJson;
  * top of one index of trend_totals joined to the names, their active listings and the kind's
  * figures of those names.
  */
-/**
- * `eth_value_wei(amount, currency)` (migration 0007) of a row joined to its `currencies` row `c`,
- * with the function's body written out: a call runs the function's query for every row (about 20
- * µs; a 20-name page of sales figures spent 0.7 ms of its 1.2 in them), while the latest ETH/USD
- * price written as an uncorrelated subquery is read once per statement. The same value to the wei.
- */
-const ethValue = (amount: RawBuilder<unknown>) => sql`CASE c.peg
-  WHEN 'eth' THEN ${amount} * power(10::numeric, 18 - c.decimals)
-  WHEN 'usd' THEN trunc(${amount} * power(10::numeric, 18 - c.decimals) / (SELECT price_usd FROM eth_usd_prices ORDER BY day DESC LIMIT 1)) END`;
-
 export class TrendingService {
   constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
