@@ -1,3 +1,4 @@
+import { GENERIC_PLAN } from '../db/client.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
@@ -60,7 +61,8 @@ function toNotification(row: NotificationRow): NotificationView {
 /**
  * The caller's notifications. They are addressed to a wallet address (the notifier writes them
  * for buyers, sellers and owners who may not have signed in yet), so the caller is matched by
- * address. Every read is bounded by an index on (recipient, created_at) — the unread one partial.
+ * address. Every read is bounded by an index on (recipient, created_at) — the unread one partial —
+ * and planned once per connection (GENERIC_PLAN: whoever asks, the plan is that range).
  */
 export class NotificationService {
   constructor(private readonly deps: Pick<Deps, 'db'>) {}
@@ -68,7 +70,7 @@ export class NotificationService {
   async list(recipient: string, page: number, limit: number, unreadOnly: boolean, type?: string): Promise<{ notifications: NotificationView[]; pagination: PageB; unreadCount: number }> {
     const { db } = this.deps;
     const types = readTypes(type);
-    let query = db.selectFrom('notifications as n').where('n.recipient_address', '=', recipient);
+    let query = db.selectFrom('notifications as n').modifyFront(GENERIC_PLAN).where('n.recipient_address', '=', recipient);
     if (unreadOnly) query = query.where('n.read_at', 'is', null);
     if (types) query = query.where('n.type', 'in', types);
     const [rows, total, unreadCount] = await Promise.all([
@@ -89,6 +91,7 @@ export class NotificationService {
   async unreadCount(recipient: string): Promise<number> {
     const row = await this.deps.db
       .selectFrom('notifications')
+      .modifyFront(GENERIC_PLAN)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('recipient_address', '=', recipient)
       .where('read_at', 'is', null)

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { GENERIC_PLAN } from '../db/client.js';
 import type { Deps } from '../deps.js';
 import type { AuthUser } from './tokens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
@@ -37,9 +38,9 @@ export class UserHistoryService {
     const viewer = `u:${user.id}`;
     const [rows, total] = await Promise.all([
       sql<{ ens_name_id: number; day: Date }>`
-        SELECT ens_name_id, max(day)::timestamptz AS day FROM name_views_daily WHERE viewer = ${viewer}
+        SELECT ${GENERIC_PLAN} ens_name_id, max(day)::timestamptz AS day FROM name_views_daily WHERE viewer = ${viewer}
         GROUP BY ens_name_id ORDER BY 2 DESC, 1 DESC OFFSET ${offsetOf(q.page, q.limit)} LIMIT ${q.limit}`.execute(db),
-      sql<{ n: number }>`SELECT count(DISTINCT ens_name_id)::int AS n FROM name_views_daily WHERE viewer = ${viewer}`.execute(db),
+      sql<{ n: number }>`SELECT ${GENERIC_PLAN} count(DISTINCT ens_name_id)::int AS n FROM name_views_daily WHERE viewer = ${viewer}`.execute(db),
     ]);
     return this.results(user, rows.rows, q, total.rows[0]?.n ?? 0, (r) => ({ viewed_at: iso(r.day)! }));
   }
@@ -48,11 +49,11 @@ export class UserHistoryService {
     const { db } = this.deps;
     const [rows, total] = await Promise.all([
       sql<{ ens_name_id: number; added_at: Date; on_sale: boolean; on_offer: boolean; on_listing: boolean; on_price_change: boolean }>`
-        SELECT ens_name_id, max(created_at) AS added_at, bool_or(notify_on_sale) AS on_sale, bool_or(notify_on_offer) AS on_offer,
+        SELECT ${GENERIC_PLAN} ens_name_id, max(created_at) AS added_at, bool_or(notify_on_sale) AS on_sale, bool_or(notify_on_offer) AS on_offer,
           bool_or(notify_on_listing) AS on_listing, bool_or(notify_on_price_change) AS on_price_change
         FROM watchlist_items WHERE user_id = ${user.id}
         GROUP BY ens_name_id ORDER BY 2 DESC, 1 DESC OFFSET ${offsetOf(q.page, q.limit)} LIMIT ${q.limit}`.execute(db),
-      sql<{ n: number }>`SELECT count(DISTINCT ens_name_id)::int AS n FROM watchlist_items WHERE user_id = ${user.id}`.execute(db),
+      sql<{ n: number }>`SELECT ${GENERIC_PLAN} count(DISTINCT ens_name_id)::int AS n FROM watchlist_items WHERE user_id = ${user.id}`.execute(db),
     ]);
     return this.results(user, rows.rows, q, total.rows[0]?.n ?? 0, (r) => ({
       added_at: iso(r.added_at)!,
@@ -63,9 +64,9 @@ export class UserHistoryService {
   async voted(user: AuthUser, q: HistoryPage) {
     const { db } = this.deps;
     const [rows, total] = await Promise.all([
-      db.selectFrom('votes').select(['ens_name_id', 'vote', 'updated_at']).where('user_id', '=', user.id)
+      db.selectFrom('votes').modifyFront(GENERIC_PLAN).select(['ens_name_id', 'vote', 'updated_at']).where('user_id', '=', user.id)
         .orderBy('updated_at', 'desc').orderBy('ens_name_id', 'desc').offset(offsetOf(q.page, q.limit)).limit(q.limit).execute(),
-      db.selectFrom('votes').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirst(),
+      db.selectFrom('votes').modifyFront(GENERIC_PLAN).select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirst(),
     ]);
     return this.results(user, rows, q, Number(total?.n ?? 0), (r) => ({ my_vote: r.vote as 1 | -1, voted_at: iso(r.updated_at)! }));
   }
@@ -73,10 +74,10 @@ export class UserHistoryService {
   async offers(user: AuthUser, q: HistoryPage) {
     const { db } = this.deps;
     const [rows, total] = await Promise.all([
-      db.selectFrom('offers').select(['id', 'ens_name_id', 'offer_amount_wei', 'currency_address', 'status', 'created_at', 'expires_at'])
+      db.selectFrom('offers').modifyFront(GENERIC_PLAN).select(['id', 'ens_name_id', 'offer_amount_wei', 'currency_address', 'status', 'created_at', 'expires_at'])
         .where('buyer_address', '=', user.address.toLowerCase())
         .orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offsetOf(q.page, q.limit)).limit(q.limit).execute(),
-      db.selectFrom('offers').select((eb) => eb.fn.countAll<number>().as('n')).where('buyer_address', '=', user.address.toLowerCase()).executeTakeFirst(),
+      db.selectFrom('offers').modifyFront(GENERIC_PLAN).select((eb) => eb.fn.countAll<number>().as('n')).where('buyer_address', '=', user.address.toLowerCase()).executeTakeFirst(),
     ]);
     return this.results(user, rows, q, Number(total?.n ?? 0), (r) => ({
       offer: {
@@ -90,10 +91,10 @@ export class UserHistoryService {
     const { db } = this.deps;
     const address = user.address.toLowerCase();
     const [rows, total] = await Promise.all([
-      db.selectFrom('sales').select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'sold_at', 'tx_hash', 'buyer_address'])
+      db.selectFrom('sales').modifyFront(GENERIC_PLAN).select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'sold_at', 'tx_hash', 'buyer_address'])
         .where(side, '=', address)
         .orderBy('sold_at', 'desc').orderBy('id', 'desc').offset(offsetOf(q.page, q.limit)).limit(q.limit).execute(),
-      db.selectFrom('sales').select((eb) => eb.fn.countAll<number>().as('n')).where(side, '=', address).executeTakeFirst(),
+      db.selectFrom('sales').modifyFront(GENERIC_PLAN).select((eb) => eb.fn.countAll<number>().as('n')).where(side, '=', address).executeTakeFirst(),
     ]);
     return { rows, total: Number(total?.n ?? 0) };
   }
