@@ -52,7 +52,7 @@ const LONG_KEY = 200;
 
 const kept = new WeakMap<object, Map<string, LRUCache<number, Kept>>>();
 const pagesRead = new WeakMap<object, LRUCache<string, true>>();
-const pageBytes = new WeakMap<object, LRUCache<string, Buffer>>();
+const pageBytes = new WeakMap<object, LRUCache<string, KeptPage>>();
 
 function keptOf(db: Executor, kind: string): LRUCache<number, Kept> {
   let kinds = kept.get(db);
@@ -82,21 +82,31 @@ export function readBefore(db: Executor, key: string): boolean {
 }
 
 /**
- * A whole page's JSON (its UTF-8 bytes, which a response copies as they are), kept by what its
- * statement returned when it was read again (`readBefore`): `page` is the page's key (its
- * statement), `shape` what the caller makes of each row, and `rows` every row as the statement
- * returned it (ids, versions, listings' versions, figures: numbers and text, which JSON writes
- * without a replacer, 8 % of a trending request with one). The same rows at the same versions make
- * the same JSON, so a page whose statement returns what it returned last time is those bytes again,
- * with no row looked up, composed or written anew. Outside a transaction only; entries expire after
- * TTL_MS like the row texts.
+ * A page of results kept whole: its JSON's UTF-8 bytes, its results' ids in order, and where in
+ * the bytes each result's own fields end (`marks`: where a viewer's vote and watch go, before what
+ * the page adds after them, such as a trending figure).
  */
-export function pageJson(db: Executor, shape: string, page: string, rows: readonly object[]): { bytes: Buffer | undefined; keep: (bytes: Buffer) => void } | undefined {
+export interface KeptPage {
+  bytes: Buffer;
+  ids: readonly number[];
+  marks: readonly number[];
+}
+
+/**
+ * A whole page's JSON (KeptPage), kept by what its statement returned when it was read again
+ * (`readBefore`): `page` is the page's key (its statement), `shape` what the caller makes of each
+ * row, and `rows` every row as the statement returned it (ids, versions, listings' versions,
+ * figures: numbers and text, which JSON writes without a replacer, 8 % of a trending request with
+ * one). The same rows at the same versions make the same JSON, so a page whose statement returns
+ * what it returned last time is those bytes again, with no row looked up, composed or written
+ * anew. Outside a transaction only; entries expire after TTL_MS like the row texts.
+ */
+export function pageJson(db: Executor, shape: string, page: string, rows: readonly object[]): { kept: KeptPage | undefined; keep: (page: KeptPage) => void } | undefined {
   if (db.isTransaction) return undefined;
   let pages = pageBytes.get(db);
-  if (pages === undefined) pageBytes.set(db, pages = new LRUCache<string, Buffer>({ maxSize: MAX_CHARS, sizeCalculation: (b) => b.length + 64, ttl: TTL_MS }));
+  if (pages === undefined) pageBytes.set(db, pages = new LRUCache<string, KeptPage>({ maxSize: MAX_CHARS, sizeCalculation: (k) => k.bytes.length + 16 * k.ids.length + 64, ttl: TTL_MS }));
   const key = createHash('sha1').update(shape).update('\n').update(page).update('\n').update(JSON.stringify(rows)).digest('base64');
-  return { bytes: pages.get(key), keep: (bytes) => pages.set(key, bytes) };
+  return { kept: pages.get(key), keep: (kept) => pages.set(key, kept) };
 }
 
 /** A page's key from its statement (its text and values; a bigint as its digits). */

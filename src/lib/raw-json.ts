@@ -85,6 +85,26 @@ export function jsonBytes(bytes: Buffer): RawJson {
   return new RawJsonBytes(bytes);
 }
 
+/** JSON written as the given pieces one after another (texts, and bytes copied as they are). */
+class RawJsonPieces extends RawJson {
+  constructor(private readonly parts: readonly Piece[]) {
+    super(''); // its text is its pieces'
+  }
+
+  override get json(): string {
+    return this.parts.map((p) => (typeof p === 'string' ? p : p.toString('utf8'))).join('');
+  }
+
+  override pieces(): readonly Piece[] {
+    return this.parts;
+  }
+}
+
+/** JSON given as pieces (a kept page's bytes with a viewer's fields between them), to write as they are. */
+export function jsonPieces(pieces: readonly Piece[]): RawJson {
+  return new RawJsonPieces(pieces);
+}
+
 /** A JSON array of the given JSON texts (rows PostgreSQL wrote) or RawJson values, to write as it is. */
 export function jsonArray(items: readonly (string | RawJson)[]): RawJson {
   return new RawJsonArray(items);

@@ -78,15 +78,31 @@ describe('pages of results kept whole while their rows are unchanged', () => {
     assert.ok((await trending()).every((r) => !('user_vote' in r)));
   });
 
+  it('shows each viewer their own votes and watches on a kept page, as on a page composed for them', async () => {
+    const [a, b] = voters.map((v) => ({ authorization: `Bearer ${v.token}` }));
+    const watched = await t.app.inject({ method: 'POST', url: '/api/v1/watchlist', headers: b, payload: { ensName: 'plovers.eth' } });
+    assert.equal(watched.statusCode, 200, show(watched));
+    const shown = (results: Result[]) => results.map((r) => [r.name, r.user_vote, (r as { is_user_watching?: boolean }).is_user_watching]);
+    for (const read of [(h: Record<string, string>) => trending(h), async (h: Record<string, string>) => (await get('/api/v1/search?q=plover', h)).results!]) {
+      const composed = await read(b); // read first: composed
+      assert.deepEqual(await read(b), composed); // read again: composed and kept
+      assert.deepEqual(await read(b), composed, 'from the kept page'); // from the kept page
+      assert.deepEqual(await read({}), composed.map(({ user_vote: _v, is_user_watching: _w, ...rest }: Result & { is_user_watching?: boolean }) => rest), 'anonymous: no viewer fields');
+      const mine = shown(await read(a));
+      assert.deepEqual(shown(composed).find(([name]) => name === 'plovers.eth'), ['plovers.eth', null, true], 'b watches plovers.eth');
+      assert.deepEqual(mine.find(([name]) => name === 'plovers.eth'), ['plovers.eth', 1, false], 'a voted for it and does not watch it');
+    }
+  });
+
   it('keeps a text by the rows its statement returned, never inside a transaction', async () => {
     const rows = [{ id: 1, v: '10', lv: null }, { id: 2, v: '11', lv: '5:12' }];
-    const kept = pageJson(t.container.db, 'shape', 'page', rows)!;
-    assert.equal(kept.bytes, undefined);
-    kept.keep(Buffer.from('[1,2]'));
-    assert.equal(pageJson(t.container.db, 'shape', 'page', rows.map((r) => ({ ...r })))?.bytes?.toString(), '[1,2]');
-    assert.equal(pageJson(t.container.db, 'shape', 'page', [rows[0], { ...rows[1], lv: '5:13' }])?.bytes, undefined, 'a listing at another version');
-    assert.equal(pageJson(t.container.db, 'other', 'page', rows)?.bytes, undefined, 'another shape');
-    assert.equal(pageJson(t.container.db, 'shape', 'another page', rows)?.bytes, undefined, 'another statement');
+    const stored = pageJson(t.container.db, 'shape', 'page', rows)!;
+    assert.equal(stored.kept, undefined);
+    stored.keep({ bytes: Buffer.from('[{"id":1},{"id":2}]'), ids: [1, 2], marks: [8, 17] });
+    assert.equal(pageJson(t.container.db, 'shape', 'page', rows.map((r) => ({ ...r })))?.kept?.bytes.toString(), '[{"id":1},{"id":2}]');
+    assert.equal(pageJson(t.container.db, 'shape', 'page', [rows[0], { ...rows[1], lv: '5:13' }])?.kept, undefined, 'a listing at another version');
+    assert.equal(pageJson(t.container.db, 'other', 'page', rows)?.kept, undefined, 'another shape');
+    assert.equal(pageJson(t.container.db, 'shape', 'another page', rows)?.kept, undefined, 'another statement');
     await t.container.db.transaction().execute(async (trx) => {
       assert.equal(pageJson(trx, 'shape', 'page', rows), undefined);
     });
