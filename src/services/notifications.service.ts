@@ -73,7 +73,7 @@ export class NotificationService {
     let query = db.selectFrom('notifications as n').modifyFront(GENERIC_PLAN).where('n.recipient_address', '=', recipient);
     if (unreadOnly) query = query.where('n.read_at', 'is', null);
     if (types) query = query.where('n.type', 'in', types);
-    const [rows, total, unreadCount] = await Promise.all([
+    const [rows, counts] = await Promise.all([
       query
         .leftJoin('ens_names as e', 'e.id', 'n.ens_name_id')
         .select(['n.id', 'n.type', 'e.name as ens_name', 'e.token_id as ens_token_id', 'n.metadata', 'n.title', 'n.message', 'n.created_at', 'n.sent_at', 'n.read_at'])
@@ -82,10 +82,19 @@ export class NotificationService {
         .limit(limit)
         .offset(offsetOf(page, limit))
         .execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      this.unreadCount(recipient),
+      // both counts in one statement over the caller's range: the filtered total and the unread (unfiltered)
+      db.selectFrom('notifications as n').modifyFront(GENERIC_PLAN)
+        .select((eb) => [
+          eb.fn.countAll<number>().filterWhere((f) => f.and([
+            ...(unreadOnly ? [f('n.read_at', 'is', null)] : []),
+            ...(types ? [f('n.type', 'in', types)] : []),
+          ])).as('total'),
+          eb.fn.countAll<number>().filterWhere('n.read_at', 'is', null).as('unread'),
+        ])
+        .where('n.recipient_address', '=', recipient)
+        .executeTakeFirstOrThrow(),
     ]);
-    return { notifications: rows.map(toNotification), pagination: pageB(page, limit, Number(total.n)), unreadCount };
+    return { notifications: rows.map(toNotification), pagination: pageB(page, limit, Number(counts.total)), unreadCount: Number(counts.unread) };
   }
 
   async unreadCount(recipient: string): Promise<number> {
