@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import { GENERIC_PLAN } from '../db/client.js';
+import { sql, type RawBuilder } from 'kysely';
+import { GENERIC_PLAN, type Executor } from '../db/client.js';
 import type { Deps } from '../deps.js';
 import type { AuthUser } from './tokens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
@@ -8,6 +8,19 @@ import { weiString } from '../lib/wei.js';
 import { loadSearchResults, type ResultJson } from '../search/results.js';
 
 export interface HistoryPage { page: number; limit: number }
+
+/**
+ * A page of the caller's rows and how many there are in all: the count is a column of the page's
+ * own statement (an uncorrelated subquery, read once), so a page is one statement, not two; a page
+ * past the last row has no row to carry it and counts alone.
+ */
+async function pageWithTotal<R extends { total: number }>(q: HistoryPage, count: RawBuilder<number>, page: Promise<R[]>, db: Executor): Promise<{ rows: R[]; total: number }> {
+  const rows = await page;
+  if (rows.length > 0) return { rows, total: rows[0].total };
+  if (q.page === 1) return { rows, total: 0 };
+  const { rows: [counted] } = await sql<{ n: number }>`SELECT ${GENERIC_PLAN} ${count} AS n`.execute(db);
+  return { rows, total: counted?.n ?? 0 };
+}
 
 /**
  * The signed-in user's history: names viewed, watched, voted on, offered on, bought and sold, as
@@ -36,26 +49,22 @@ export class UserHistoryService {
   async viewed(user: AuthUser, q: HistoryPage) {
     const { db } = this.deps;
     const viewer = `u:${user.id}`;
-    const [rows, total] = await Promise.all([
-      sql<{ ens_name_id: number; day: Date }>`
-        SELECT ${GENERIC_PLAN} ens_name_id, max(day)::timestamptz AS day FROM name_views_daily WHERE viewer = ${viewer}
-        GROUP BY ens_name_id ORDER BY 2 DESC, 1 DESC OFFSET ${offsetOf(q.page, q.limit)} LIMIT ${q.limit}`.execute(db),
-      sql<{ n: number }>`SELECT ${GENERIC_PLAN} count(DISTINCT ens_name_id)::int AS n FROM name_views_daily WHERE viewer = ${viewer}`.execute(db),
-    ]);
-    return this.results(user, rows.rows, q, total.rows[0]?.n ?? 0, (r) => ({ viewed_at: iso(r.day)! }));
+    const count = sql<number>`(SELECT count(DISTINCT ens_name_id) FROM name_views_daily WHERE viewer = ${viewer})::int`;
+    const { rows, total } = await pageWithTotal(q, count, sql<{ ens_name_id: number; day: Date; total: number }>`
+        SELECT ${GENERIC_PLAN} ens_name_id, max(day)::timestamptz AS day, ${count} AS total FROM name_views_daily WHERE viewer = ${viewer}
+        GROUP BY ens_name_id ORDER BY 2 DESC, 1 DESC OFFSET ${offsetOf(q.page, q.limit)} LIMIT ${q.limit}`.execute(db).then((r) => r.rows), db);
+    return this.results(user, rows, q, total, (r) => ({ viewed_at: iso(r.day)! }));
   }
 
   async watched(user: AuthUser, q: HistoryPage) {
     const { db } = this.deps;
-    const [rows, total] = await Promise.all([
-      sql<{ ens_name_id: number; added_at: Date; on_sale: boolean; on_offer: boolean; on_listing: boolean; on_price_change: boolean }>`
+    const count = sql<number>`(SELECT count(DISTINCT ens_name_id) FROM watchlist_items WHERE user_id = ${user.id})::int`;
+    const { rows, total } = await pageWithTotal(q, count, sql<{ ens_name_id: number; added_at: Date; on_sale: boolean; on_offer: boolean; on_listing: boolean; on_price_change: boolean; total: number }>`
         SELECT ${GENERIC_PLAN} ens_name_id, max(created_at) AS added_at, bool_or(notify_on_sale) AS on_sale, bool_or(notify_on_offer) AS on_offer,
-          bool_or(notify_on_listing) AS on_listing, bool_or(notify_on_price_change) AS on_price_change
+          bool_or(notify_on_listing) AS on_listing, bool_or(notify_on_price_change) AS on_price_change, ${count} AS total
         FROM watchlist_items WHERE user_id = ${user.id}
-        GROUP BY ens_name_id ORDER BY 2 DESC, 1 DESC OFFSET ${offsetOf(q.page, q.limit)} LIMIT ${q.limit}`.execute(db),
-      sql<{ n: number }>`SELECT ${GENERIC_PLAN} count(DISTINCT ens_name_id)::int AS n FROM watchlist_items WHERE user_id = ${user.id}`.execute(db),
-    ]);
-    return this.results(user, rows.rows, q, total.rows[0]?.n ?? 0, (r) => ({
+        GROUP BY ens_name_id ORDER BY 2 DESC, 1 DESC OFFSET ${offsetOf(q.page, q.limit)} LIMIT ${q.limit}`.execute(db).then((r) => r.rows), db);
+    return this.results(user, rows, q, total, (r) => ({
       added_at: iso(r.added_at)!,
       notifications: { on_sale: r.on_sale, on_offer: r.on_offer, on_listing: r.on_listing, on_price_change: r.on_price_change },
     }));
@@ -63,23 +72,22 @@ export class UserHistoryService {
 
   async voted(user: AuthUser, q: HistoryPage) {
     const { db } = this.deps;
-    const [rows, total] = await Promise.all([
-      db.selectFrom('votes').modifyFront(GENERIC_PLAN).select(['ens_name_id', 'vote', 'updated_at']).where('user_id', '=', user.id)
-        .orderBy('updated_at', 'desc').orderBy('ens_name_id', 'desc').offset(offsetOf(q.page, q.limit)).limit(q.limit).execute(),
-      db.selectFrom('votes').modifyFront(GENERIC_PLAN).select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirst(),
-    ]);
-    return this.results(user, rows, q, Number(total?.n ?? 0), (r) => ({ my_vote: r.vote as 1 | -1, voted_at: iso(r.updated_at)! }));
+    const count = sql<number>`(SELECT count(*) FROM votes WHERE user_id = ${user.id})::int`;
+    const { rows, total } = await pageWithTotal(q, count, db.selectFrom('votes').modifyFront(GENERIC_PLAN)
+      .select(['ens_name_id', 'vote', 'updated_at', count.as('total')]).where('user_id', '=', user.id)
+      .orderBy('updated_at', 'desc').orderBy('ens_name_id', 'desc').offset(offsetOf(q.page, q.limit)).limit(q.limit).execute(), db);
+    return this.results(user, rows, q, total, (r) => ({ my_vote: r.vote as 1 | -1, voted_at: iso(r.updated_at)! }));
   }
 
   async offers(user: AuthUser, q: HistoryPage) {
     const { db } = this.deps;
-    const [rows, total] = await Promise.all([
-      db.selectFrom('offers').modifyFront(GENERIC_PLAN).select(['id', 'ens_name_id', 'offer_amount_wei', 'currency_address', 'status', 'created_at', 'expires_at'])
-        .where('buyer_address', '=', user.address.toLowerCase())
-        .orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offsetOf(q.page, q.limit)).limit(q.limit).execute(),
-      db.selectFrom('offers').modifyFront(GENERIC_PLAN).select((eb) => eb.fn.countAll<number>().as('n')).where('buyer_address', '=', user.address.toLowerCase()).executeTakeFirst(),
-    ]);
-    return this.results(user, rows, q, Number(total?.n ?? 0), (r) => ({
+    const buyer = user.address.toLowerCase();
+    const count = sql<number>`(SELECT count(*) FROM offers WHERE buyer_address = ${buyer})::int`;
+    const { rows, total } = await pageWithTotal(q, count, db.selectFrom('offers').modifyFront(GENERIC_PLAN)
+      .select(['id', 'ens_name_id', 'offer_amount_wei', 'currency_address', 'status', 'created_at', 'expires_at', count.as('total')])
+      .where('buyer_address', '=', buyer)
+      .orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offsetOf(q.page, q.limit)).limit(q.limit).execute(), db);
+    return this.results(user, rows, q, total, (r) => ({
       offer: {
         id: r.id, price_wei: weiString(r.offer_amount_wei)!, currency_address: r.currency_address, status: r.status,
         created_at: iso(r.created_at)!, expires_at: iso(r.expires_at),
@@ -90,13 +98,11 @@ export class UserHistoryService {
   private async sales(user: AuthUser, q: HistoryPage, side: 'buyer_address' | 'seller_address') {
     const { db } = this.deps;
     const address = user.address.toLowerCase();
-    const [rows, total] = await Promise.all([
-      db.selectFrom('sales').modifyFront(GENERIC_PLAN).select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'sold_at', 'tx_hash', 'buyer_address'])
-        .where(side, '=', address)
-        .orderBy('sold_at', 'desc').orderBy('id', 'desc').offset(offsetOf(q.page, q.limit)).limit(q.limit).execute(),
-      db.selectFrom('sales').modifyFront(GENERIC_PLAN).select((eb) => eb.fn.countAll<number>().as('n')).where(side, '=', address).executeTakeFirst(),
-    ]);
-    return { rows, total: Number(total?.n ?? 0) };
+    const count = sql<number>`(SELECT count(*) FROM sales WHERE ${sql.ref(side)} = ${address})::int`;
+    return pageWithTotal(q, count, db.selectFrom('sales').modifyFront(GENERIC_PLAN)
+      .select(['id', 'ens_name_id', 'price_wei', 'currency_address', 'sold_at', 'tx_hash', 'buyer_address', count.as('total')])
+      .where(side, '=', address)
+      .orderBy('sold_at', 'desc').orderBy('id', 'desc').offset(offsetOf(q.page, q.limit)).limit(q.limit).execute(), db);
   }
 
   async purchases(user: AuthUser, q: HistoryPage) {

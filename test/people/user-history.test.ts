@@ -51,6 +51,9 @@ describe('user history', () => {
     const p2 = await get('viewed', me, '?limit=2&page=2');
     assert.deepEqual(names(p2), ['h4.eth']);
     assert.deepEqual(p2.pagination, { page: 2, limit: 2, total: 3, totalPages: 2, hasNext: false, hasPrev: true });
+    const past = await get('viewed', me, '?limit=2&page=3');
+    assert.deepEqual([names(past), past.pagination.total, past.pagination.hasPrev], [[], 3, true], 'a page past the last still counts them');
+    assert.deepEqual((await get('viewed', other, '?page=2')).pagination.total, 1);
   });
 
   it('watched: each name once with its flags, any list counting', async () => {
