@@ -258,15 +258,14 @@ export class ResultJson extends RawJson {
    * copied into a new string (a 2 KB result written after a concatenation is copied again first).
    */
   override pieces(): readonly Piece[] {
-    const own = super.json;
-    if (this.more.length === 0) return [own];
-    return [own.slice(0, -1), ...this.more.map((m) => `,${m.slice(1, -1)}`), '}'];
+    if (this.more.length === 0) return [super.json];
+    const [own, rest] = this.split();
+    return [own, ...rest];
   }
 
   /** The result's own text without its closing brace, and the rest: the added objects' fields and the brace. */
   split(): [own: string, rest: string[]] {
-    const own = super.json;
-    return [own.slice(0, -1), [...this.more.map((m) => `,${m.slice(1, -1)}`), '}']];
+    return [super.json.slice(0, -1), [...this.more.map((m) => `,${m.slice(1, -1)}`), '}']];
   }
 
   /** This result with `fields` after its own (plain JSON values: strings, numbers, booleans, null, plain objects). */
