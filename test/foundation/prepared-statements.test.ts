@@ -228,7 +228,8 @@ test('an anonymous name page is one statement, planned once; a signed-in one add
     }
   };
   assert.deepEqual(await statements(null), [true]);
-  assert.equal((await statements({ id: 1 })).length, 4);
+  // the page, the caller's votes and watches (one statement: results.ts viewerState) and their watchlist entries
+  assert.equal((await statements({ id: 1 })).length, 3);
 });
 
 test('a table changed under a prepared statement fails that query once, then the pool recovers', async () => {
