@@ -34,6 +34,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { loadConfig } from '../src/config.js';
 import { createContainer } from '../src/container.js';
+import { DEMO_MNEMONIC } from '../src/seed/orders.js';
 import { seedDemoData, seedOptionsFrom } from '../src/seed/seed.js';
 
 const { values: args } = parseArgs({
@@ -261,13 +262,11 @@ function peakRssMb(pid: number): number {
 
 interface Measure { rps: number; p50: number; p99: number; requests: number; non2xx: number; errors: number }
 
-const MNEMONIC = 'test test test test test test test test test test test junk';
-
 /** Bearer headers of the ten demo accounts, each signed in through the service (SIWE). */
 async function signInDemo(port: number): Promise<Array<{ authorization: string }>> {
   const base = `http://127.0.0.1:${port}/api/v1/auth`;
   return Promise.all(Array.from({ length: 10 }, async (_, i) => {
-    const account = mnemonicToAccount(MNEMONIC, { addressIndex: i });
+    const account = mnemonicToAccount(DEMO_MNEMONIC, { addressIndex: i });
     const nonce = (await (await fetch(`${base}/nonce?address=${account.address}`)).json()).data.nonce as string;
     const message = createSiweMessage({ address: account.address, chainId: 1, domain: 'localhost', nonce, uri: 'http://localhost/login', version: '1', issuedAt: new Date() });
     const res = await fetch(`${base}/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) });

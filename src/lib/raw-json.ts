@@ -40,9 +40,9 @@ export class RawJson {
 /** A piece of a response's JSON: text, or its UTF-8 bytes (written as they are). */
 export type Piece = string | Buffer;
 
-/** A JSON array of JSON texts (or RawJson values), each written as it is in its turn, never joined into one string first. */
+/** A JSON array of JSON texts, each written as it is in its turn, never joined into one string first. */
 class RawJsonArray extends RawJson {
-  constructor(private readonly items: readonly (string | RawJson)[]) {
+  constructor(private readonly items: readonly string[]) {
     super(''); // its text is the items' (json, pieces)
   }
 
@@ -54,35 +54,11 @@ class RawJsonArray extends RawJson {
     const pieces: Piece[] = ['['];
     for (const [i, item] of this.items.entries()) {
       if (i > 0) pieces.push(',');
-      if (typeof item === 'string') pieces.push(item);
-      else pieces.push(...item.pieces());
+      pieces.push(item);
     }
     pieces.push(']');
     return pieces;
   }
-}
-
-/**
- * JSON kept as its UTF-8 bytes (a page of results kept whole: search/results.ts), which a response
- * copies as they are instead of encoding a text again on every request.
- */
-class RawJsonBytes extends RawJson {
-  constructor(private readonly bytes: Buffer) {
-    super(''); // its text is its bytes'
-  }
-
-  override get json(): string {
-    return this.bytes.toString('utf8');
-  }
-
-  override pieces(): readonly Piece[] {
-    return [this.bytes];
-  }
-}
-
-/** JSON given as its UTF-8 bytes, to write as they are. */
-export function jsonBytes(bytes: Buffer): RawJson {
-  return new RawJsonBytes(bytes);
 }
 
 /** JSON written as the given pieces one after another (texts, and bytes copied as they are). */
@@ -105,8 +81,14 @@ export function jsonPieces(pieces: readonly Piece[]): RawJson {
   return new RawJsonPieces(pieces);
 }
 
-/** A JSON array of the given JSON texts (rows PostgreSQL wrote) or RawJson values, to write as it is. */
-export function jsonArray(items: readonly (string | RawJson)[]): RawJson {
+/**
+ * JSON given as its UTF-8 bytes (a page of results kept whole: search/results.ts), which a response
+ * copies as they are instead of encoding a text again on every request.
+ */
+export const jsonBytes = (bytes: Buffer): RawJson => jsonPieces([bytes]);
+
+/** A JSON array of the given JSON texts (rows PostgreSQL wrote), to write as it is. */
+export function jsonArray(items: readonly string[]): RawJson {
   return new RawJsonArray(items);
 }
 
