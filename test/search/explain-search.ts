@@ -53,6 +53,11 @@ const cases: Array<[string, { q?: string; filters?: SearchFilters; sort?: Sort |
   ['owner (largest holder) registration_date desc, page 50', { filters: { owner }, sort: { by: 'registration_date', order: 'desc' }, page: 50 }],
   ['price 0.1-1 ETH', { filters: { minPrice: 10n ** 17n, maxPrice: 10n ** 18n }, sort: { by: 'price', order: 'asc' } }],
   ['listed + hasOffer, offer desc', { filters: { listed: true, hasOffer: true }, sort: { by: 'offer', order: 'desc' } }],
+  // both sets large, their overlap small: from its own index (0043)
+  ['listed + hasOffer, price asc', { filters: { listed: true, hasOffer: true }, sort: { by: 'price', order: 'asc' } }],
+  ['listed + hasOffer, last_sale_date desc', { filters: { listed: true, hasOffer: true }, sort: { by: 'last_sale_date', order: 'desc' } }],
+  // a sort's tier the filter leaves empty is not read
+  ['listed=false, listing_date desc', { filters: { listed: false }, sort: { by: 'listing_date', order: 'desc' } }],
   ['emoji only', { filters: { emoji: 'only' }, sort: { by: 'listing_date', order: 'desc' } }],
   ['repeatingChars only', { filters: { repeatingChars: 'only' }, sort: { by: 'listing_date', order: 'desc' } }],
   // a club's pages from its own rows (0034, 0036), and a class by label or length (0037)
