@@ -299,6 +299,15 @@ export interface MarketRollups {
   volume_wei: Generated<Wei>;
 }
 
+export interface NameMints {
+  actor_address: string;
+  block_number: number;
+  block_time: Timestamp;
+  ens_name_id: number;
+  log_index: number;
+  registration_id: number;
+}
+
 export interface NameViewCounts {
   ens_name_id: number;
   views: Generated<number>;
@@ -527,6 +536,7 @@ export interface DB {
   listings: Listings;
   market_rollup_dirty: MarketRollupDirty;
   market_rollups: MarketRollups;
+  name_mints: NameMints;
   name_view_counts: NameViewCounts;
   name_viewer_latest: NameViewerLatest;
   name_viewers_by_day: NameViewersByDay;

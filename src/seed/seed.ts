@@ -94,7 +94,14 @@ const REPLACED: Partial<Record<Table, ReplacedTriggers>> = {
   // the listing's name and its expiry (migration 0002, a read of the name per row) and its value in
   // ETH (0020, a read of its currency and the latest ETH/USD price per row): the rows carry them
   listings: { triggers: ['listings_copy_name', 'listings_value_in_eth', 'listings_rollup_ins'] },
-  registrations: rollupMarks('registrations'),
+  // each name's mint (0044), from all registrations at once
+  registrations: {
+    triggers: ['registrations_rollup_ins', 'registrations_name_mints_ins'],
+    instead: `INSERT INTO name_mints (ens_name_id, registration_id, actor_address, block_time, block_number, log_index)
+      SELECT DISTINCT ON (ens_name_id) ens_name_id, id, actor_address, block_time, block_number, log_index FROM registrations
+      WHERE kind = 'registration' ORDER BY ens_name_id, block_time, block_number, log_index, id`,
+    fills: ['name_mints'],
+  },
   sales: rollupMarks('sales'),
   // the owner of the offer's name (0028, a read of the name per row): the rows carry it
   offers: { triggers: ['offers_copy_owner', 'offers_rollup_ins'] },
@@ -251,7 +258,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     await namesLoaded;
     await chainLoaded;
     await marketLoaded;
-    await sequencesAndStatistics(pool, WITH_ID, ['trend_windows', 'search_labels']);
+    await sequencesAndStatistics(pool, WITH_ID, ['trend_windows', 'search_labels', 'name_mints']);
     progress('(analyzed)');
     await refreshDerived(db, (step) => progress(`(refreshed: ${step})`), { 'trend counters': () => bucketViews(db, now) });
     // The refreshes' tables are planned on their real sizes from the first request, also where

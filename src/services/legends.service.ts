@@ -9,8 +9,8 @@ import { iso } from '../lib/time.js';
  * registrations of the same name after it lapsed are not mints); its minter is that
  * registration's registrant. A legend type is a row of `legend_types` (time window
  * [starts_at, ends_at)); a mint counts for every type whose window holds its block time, so a
- * 2017 mint is both `prepunk` and `OG`. Read per request from the registrant's registrations
- * (`registrations_actor_idx`, bounded by the latest legend end) and cached 15 seconds.
+ * 2017 mint is both `prepunk` and `OG`. Read per request from the minter's mints (name_mints,
+ * bounded by the latest legend end) and cached 15 seconds.
  */
 export const LEGENDS_CACHE_SECONDS = 15;
 
@@ -95,27 +95,18 @@ export class LegendsService {
 }
 
 /**
- * The address's first registrations that fall in a legend window, one row per (mint, type).
- * `withNames` joins the name for the details; the summary needs only times.
+ * The address's mints that fall in a legend window, one row per (mint, type): one range of the
+ * mints' minter index (name_mints, migration 0044: each name's first registration, kept by the
+ * registrations' writers). `withNames` joins the registration and the name for the details; the
+ * summary needs only times.
  */
 function mintsOf(address: string, withNames: boolean) {
   return sql`
-    SELECT lt.type, m.tx_hash, m.block_number, m.block_time, m.log_index
-      ${withNames ? sql`, n.name, n.labelhash, n.namehash` : sql``}
-    FROM (
-      SELECT r.ens_name_id, r.tx_hash, r.block_number, r.block_time, r.log_index
-      FROM registrations r
-      WHERE r.actor_address = ${address}
-        AND r.kind = 'registration'
-        AND r.block_time < (SELECT max(ends_at) FROM legend_types)
-        AND NOT EXISTS (
-          SELECT 1 FROM registrations f
-          WHERE f.ens_name_id = r.ens_name_id AND f.kind = 'registration'
-            AND f.block_time <= r.block_time
-            AND (f.block_time, f.block_number, f.log_index) < (r.block_time, r.block_number, r.log_index)
-        )
-    ) m
+    SELECT lt.type, m.block_number, m.block_time, m.log_index
+      ${withNames ? sql`, r.tx_hash, n.name, n.labelhash, n.namehash` : sql``}
+    FROM name_mints m
     JOIN legend_types lt ON m.block_time < lt.ends_at AND (lt.starts_at IS NULL OR m.block_time >= lt.starts_at)
-    ${withNames ? sql`JOIN ens_names n ON n.id = m.ens_name_id` : sql``}
+    ${withNames ? sql`JOIN registrations r ON r.id = m.registration_id JOIN ens_names n ON n.id = m.ens_name_id` : sql``}
+    WHERE m.actor_address = ${address} AND m.block_time < (SELECT max(ends_at) FROM legend_types)
   `;
 }

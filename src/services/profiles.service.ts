@@ -99,10 +99,7 @@ export class ProfileService {
       db.selectFrom('holder_leaderboard').select(['names_owned', 'names_listed', 'expired_names', 'names_in_clubs']).where('address', '=', address).executeTakeFirst(),
       db.selectFrom('club_holders').select(['club', 'name_count']).where('address', '=', address).where('club', '<>', '*').where('name_count', '>', 0)
         .orderBy('name_count', 'desc').orderBy('club').execute(),
-      db.selectFrom('ens_names').select(['id', 'token_id', 'name', 'expiry_date', 'registration_date', 'created_at'])
-        .where('owner_address', '=', address)
-        .where((eb) => eb.or([eb('expiry_date', 'is', null), eb('expiry_date', '>', cutoff)]))
-        .orderBy('expiry_date').orderBy('id').limit(OWNED_NAMES_SHOWN).execute(),
+      this.ownedNames(address, cutoff),
       db.selectFrom('sales').select([sql<number>`count(*)::int`.as('n'), sql<string>`coalesce(sum(price_wei), 0)::text`.as('volume')])
         .where('seller_address', '=', address).where('currency_address', 'in', saleCurrencies).executeTakeFirstOrThrow(),
       this.cappedCount(sql`SELECT 1 FROM sales WHERE buyer_address = ${address}`),
@@ -154,6 +151,24 @@ export class ProfileService {
         votes: { cast: votes.up + votes.down, up: votes.up, down: votes.down },
       },
     };
+  }
+
+  /**
+   * The owner's first names by expiry (those without one last) that are not past their grace
+   * period: the names expiring after `cutoff` as one range of the owner index, then those without
+   * an expiry. As one condition (`expiry IS NULL OR expiry > cutoff`) the index was read from the
+   * owner's first name on, every expired name's row included: the largest holder's 50 names read
+   * 1,600 pages (6 ms warm, 30 ms cold).
+   */
+  private async ownedNames(address: string, cutoff: Date) {
+    const columns = sql`id, token_id, name, expiry_date, registration_date, created_at`;
+    const { rows } = await sql<{ id: number; token_id: string; name: string; expiry_date: Date | null; registration_date: Date | null; created_at: Date }>`
+      SELECT ${GENERIC_PLAN} * FROM (
+        (SELECT ${columns} FROM ens_names WHERE owner_address = ${address} AND expiry_date > ${cutoff} ORDER BY expiry_date, id LIMIT ${OWNED_NAMES_SHOWN})
+        UNION ALL
+        (SELECT ${columns} FROM ens_names WHERE owner_address = ${address} AND expiry_date IS NULL ORDER BY id LIMIT ${OWNED_NAMES_SHOWN})
+      ) owned ORDER BY expiry_date NULLS LAST, id LIMIT ${OWNED_NAMES_SHOWN}`.execute(this.deps.db);
+    return rows;
   }
 
   private async cappedCount(rows: RawBuilder<unknown>): Promise<number> {

@@ -75,6 +75,25 @@ describe('profiles, balances and badges (with a JSON-RPC node)', () => {
     assert.deepEqual(Object.keys(p.legends), ['OG']);
   });
 
+  it('shows the first 50 names by expiry, past grace left out, and names without an expiry after them', async () => {
+    const db = t.container.db;
+    const owner = addressOf(6);
+    for (let i = 0; i < 60; i += 1) await createName(db, `holding${String(i).padStart(2, '0')}.eth`, { owner, expiryDate: new Date(Date.now() + (100 - i) * DAY) });
+    for (let i = 0; i < 5; i += 1) await createName(db, `gone${i}.eth`, { owner, expiryDate: new Date(Date.now() - (100 + i) * DAY) });
+    const few = addressOf(7);
+    await createName(db, 'timeless.eth', { owner: few });
+    await db.updateTable('ens_names').set({ expiry_date: null }).where('name', '=', 'timeless.eth').execute();
+    await createName(db, 'soon.eth', { owner: few, expiryDate: new Date(Date.now() + 3 * DAY) });
+    await createName(db, 'grace.eth', { owner: few, expiryDate: new Date(Date.now() - 3 * DAY) });
+    await createName(db, 'lapsed.eth', { owner: few, expiryDate: new Date(Date.now() - 300 * DAY) });
+
+    const many = body(await get(`/api/v1/profiles/${owner}`)).data;
+    assert.deepEqual(many.ownedNames.map((n: { name: string }) => n.name), Array.from({ length: 50 }, (_, k) => `holding${59 - k}.eth`));
+    const some = body(await get(`/api/v1/profiles/${few}`)).data;
+    assert.deepEqual(some.ownedNames.map((n: { name: string; expiry_date: string | null }) => [n.name, n.expiry_date === null]),
+      [['grace.eth', false], ['soon.eth', false], ['timeless.eth', true]]);
+  });
+
   it('never shows an e-mail address (nor other contact fields)', async () => {
     for (const key of [addressOf(0), '123.eth']) {
       const res = await get(`/api/v1/profiles/${key}`);

@@ -285,6 +285,17 @@ describe('demo data seed', () => {
     assert.equal(future, 0);
   });
 
+  it('keeps each name\'s mint, its first registration, for the legends', async () => {
+    const [r] = await q(`WITH direct AS (
+        SELECT DISTINCT ON (ens_name_id) ens_name_id, id, actor_address, block_time FROM registrations
+        WHERE kind = 'registration' ORDER BY ens_name_id, block_time, block_number, log_index, id)
+      SELECT (SELECT count(*)::int FROM direct) AS names, (SELECT count(*)::int FROM name_mints) AS mints,
+        (SELECT count(*)::int FROM direct d JOIN name_mints m USING (ens_name_id)
+          WHERE m.registration_id = d.id AND m.actor_address = d.actor_address AND m.block_time = d.block_time) AS equal`);
+    assert.ok(r.names > 0);
+    assert.deepEqual(r, { names: r.names, mints: r.names, equal: r.names });
+  });
+
   it('prices registrations with the day\'s ETH/USD and has a price for every day since 2017-05-01', async () => {
     const [days] = await q(`SELECT min(day)::text AS first, max(day)::text AS last, count(*)::int AS n FROM eth_usd_prices`);
     assert.equal(days.first, '2017-05-01');

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { createTestApp, body, show, type TestContext } from '../helpers/app.js';
 import { account, addressOf } from '../helpers/accounts.js';
 import { createOwnedName, createRegistration } from '../helpers/standings.js';
@@ -102,5 +103,73 @@ describe('GET /api/v1/legends/:address', () => {
         assert.equal(body(res).error.code, 'VALIDATION_ERROR', `${url}: ${show(res)}`);
       }
     }
+  });
+});
+
+/**
+ * A name's mint is its first registration whatever order the registrations are stored in: a
+ * backfilled earlier one takes the mint over, a removed one gives it back, a changed one moves it,
+ * and emptied registrations take every mint with them (the mints are kept by the registrations'
+ * own triggers, migration 0044). Each step asks about addresses (or types) not asked before: legends
+ * are cached 15 seconds per address and type.
+ */
+describe('legends follow the registrations as they change', () => {
+  let t: TestContext;
+  const X = addressOf(21);
+  const Y = addressOf(22);
+  const Z = addressOf(23);
+  const legendsOf = async (url: string) => {
+    const res = await t.app.inject({ method: 'GET', url });
+    assert.equal(res.statusCode, 200, show(res));
+    return body(res).data.legends as Record<string, { count: number; mints?: { name: string }[]; firstMint?: string }>;
+  };
+
+  before(async () => { t = await createTestApp(); });
+  after(async () => { await t?.close(); });
+
+  it('moves a mint to an earlier registration stored later, and back when it goes', async () => {
+    const db = t.container.db;
+    const name = await createOwnedName(db, 'backfilled.eth', X);
+    await createRegistration(db, { nameId: name.id, actor: X, blockTime: '2020-03-01T00:00:00Z', durationSeconds: YEAR });
+    assert.deepEqual(Object.keys(await legendsOf(`/api/v1/legends/${X}`)), ['Pioneer']);
+
+    // an earlier registration of the name arrives (a sync catching up from further back)
+    const earlier = await createRegistration(db, { nameId: name.id, actor: Y, blockTime: '2018-02-01T00:00:00Z', durationSeconds: YEAR });
+    const y = await legendsOf(`/api/v1/legends/${Y}`);
+    assert.deepEqual(Object.keys(y), ['OG']);
+    assert.equal(y.OG.firstMint, '2018-02-01T00:00:00.000Z');
+    assert.deepEqual(await legendsOf(`/api/v1/legends/${X}/details`), {}, 'the later registration is no mint now');
+
+    // the earlier one removed: the name's mint is X's again
+    await db.deleteFrom('registrations').where('id', '=', earlier.id).execute();
+    const pioneer = await legendsOf(`/api/v1/legends/${X}/details?type=pioneer`);
+    assert.deepEqual(pioneer.Pioneer.mints?.map((m) => m.name), ['backfilled.eth']);
+
+    // moved back in time, and the window it counts in moves with it
+    await db.updateTable('registrations').set({ block_time: new Date('2017-01-01T00:00:00Z') }).where('ens_name_id', '=', name.id).execute();
+    const og = await legendsOf(`/api/v1/legends/${X}/details?type=og`);
+    assert.deepEqual(og.OG.mints?.map((m) => m.name), ['backfilled.eth']);
+    // renewals are no mints, and only the first registration of a batch is
+    const batch = await createOwnedName(db, 'batch.eth', Z);
+    await db.insertInto('registrations').values([
+      { ens_name_id: batch.id, kind: 'renewal', actor_address: Y, tx_hash: `0x${'a'.repeat(64)}`, log_index: 0, block_number: 10, block_time: new Date('2016-01-01T00:00:00Z'), duration_seconds: YEAR },
+      { ens_name_id: batch.id, kind: 'registration', actor_address: Z, tx_hash: `0x${'b'.repeat(64)}`, log_index: 0, block_number: 11, block_time: new Date('2019-06-01T00:00:00Z'), duration_seconds: YEAR },
+      { ens_name_id: batch.id, kind: 'registration', actor_address: Y, tx_hash: `0x${'c'.repeat(64)}`, log_index: 0, block_number: 12, block_time: new Date('2020-06-01T00:00:00Z'), duration_seconds: YEAR },
+    ]).execute();
+    assert.deepEqual(Object.keys(await legendsOf(`/api/v1/legends/${Z}`)), ['Pioneer']);
+    assert.deepEqual(await legendsOf(`/api/v1/legends/${Y}/details?type=pioneer`), {});
+  });
+
+  it('has no mints once the registrations are emptied', async () => {
+    const db = t.container.db;
+    const W = addressOf(24);
+    const name = await createOwnedName(db, 'emptied.eth', W);
+    await createRegistration(db, { nameId: name.id, actor: W, blockTime: '2018-05-01T00:00:00Z', durationSeconds: YEAR });
+    await sql`TRUNCATE registrations`.execute(db);
+    assert.deepEqual(await legendsOf(`/api/v1/legends/${W}`), {});
+    // and a registration stored afterwards is a mint again
+    const V = addressOf(25);
+    await createRegistration(db, { nameId: name.id, actor: V, blockTime: '2018-05-02T00:00:00Z', durationSeconds: YEAR });
+    assert.deepEqual(Object.keys(await legendsOf(`/api/v1/legends/${V}`)), ['OG']);
   });
 });
