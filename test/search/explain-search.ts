@@ -56,6 +56,11 @@ const cases: Array<[string, { q?: string; filters?: SearchFilters; sort?: Sort |
   // both sets large, their overlap small: from its own index (0043)
   ['listed + hasOffer, price asc', { filters: { listed: true, hasOffer: true }, sort: { by: 'price', order: 'asc' } }],
   ['listed + hasOffer, last_sale_date desc', { filters: { listed: true, hasOffer: true }, sort: { by: 'last_sale_date', order: 'desc' } }],
+  // a text among the market's names: from their indexes, which carry the label (0046)
+  ['q=a listed', { q: 'a', filters: { listed: true }, sort: 'relevance' }],
+  ['q=a price asc', { q: 'a', sort: { by: 'price', order: 'asc' } }],
+  // a text with a hyphen: its pairs from the pair index (the trigram index cannot look inside it)
+  ['q=a-b listed', { q: 'a-b', filters: { listed: true }, sort: 'relevance' }],
   // a sort's tier the filter leaves empty is not read
   ['listed=false, listing_date desc', { filters: { listed: false }, sort: { by: 'listing_date', order: 'desc' } }],
   ['emoji only', { filters: { emoji: 'only' }, sort: { by: 'listing_date', order: 'desc' } }],
