@@ -59,6 +59,7 @@ const cases: Array<[string, { q?: string; filters?: SearchFilters; sort?: Sort |
   // a text among the market's names: from their indexes, which carry the label (0046)
   ['q=a listed', { q: 'a', filters: { listed: true }, sort: 'relevance' }],
   ['q=a price asc', { q: 'a', sort: { by: 'price', order: 'asc' } }],
+  ['emoji only, listed (by listing time)', { filters: { emoji: 'only', listed: true }, sort: { by: 'listing_date', order: 'desc' } }],
   // a text with a hyphen: its pairs from the pair index (the trigram index cannot look inside it)
   ['q=a-b listed', { q: 'a-b', filters: { listed: true }, sort: 'relevance' }],
   // a sort's tier the filter leaves empty is not read
