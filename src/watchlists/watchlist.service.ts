@@ -139,10 +139,10 @@ export class WatchlistService {
       if (!target) throw new AppError('ENS_NAME_NOT_FOUND', `${name} is not in the marketplace`);
       const [added] = await insertItems(trx, userId, list.id, [target.id], input);
       if (added) return toItem(added, target.name);
+      // already on the list: the preferences sent change (and its update time); none sent, it stays as it is
       const changes = prefColumns(input);
-      let q = trx.updateTable('watchlist_items').set({ ...changes, updated_at: sql`now()` }).where('list_id', '=', list.id).where('ens_name_id', '=', target.id);
-      if (Object.keys(changes).length === 0) q = q.set({ updated_at: sql`updated_at` });
-      const row = await q.returning(ITEM_COLUMNS.map((c) => c.replace('watchlist_items.', '')) as never).executeTakeFirstOrThrow() as unknown as ItemRow;
+      const set = Object.keys(changes).length === 0 ? { updated_at: sql<Date>`updated_at` } : { ...changes, updated_at: sql<Date>`now()` };
+      const row = await trx.updateTable('watchlist_items').set(set).where('list_id', '=', list.id).where('ens_name_id', '=', target.id).returning(ITEM_COLUMNS.map((c) => c.replace('watchlist_items.', '')) as never).executeTakeFirstOrThrow() as unknown as ItemRow;
       return toItem(row, target.name);
     });
   }

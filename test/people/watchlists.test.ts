@@ -154,7 +154,12 @@ describe('watchlists', () => {
     assert.equal(body(res).error.code, 'NO_UPDATES', show(res));
     res = await call(carol, 'PATCH', `/watchlist/${entry.id}`, { notifyOnOffer: false, minOfferThreshold: null });
     assert.deepEqual(body(res).data, { id: entry.id, notifyOnSale: false, notifyOnOffer: false, notifyOnListing: true, notifyOnPriceChange: true, minOfferThreshold: null, premiumAlertBelowWei: '1000' }, show(res));
-    await call(carol, 'POST', '/watchlist', { ensName: 'cherry.eth' });
+    const cherry = await call(carol, 'POST', '/watchlist', { ensName: 'cherry.eth' });
+    assert.equal(cherry.statusCode, 200, show(cherry));
+    // added again with nothing to change (a second click): the same entry, as it was
+    res = await call(carol, 'POST', '/watchlist', { ensName: 'cherry.eth' });
+    assert.equal(res.statusCode, 200, show(res));
+    assert.deepEqual(body(res).data, body(cherry).data);
 
     res = await call(carol, 'GET', '/watchlist?limit=1');
     assert.equal(res.statusCode, 200, show(res));
