@@ -157,8 +157,7 @@ function containing(part: string): RawBuilder<unknown> {
  * characters are looked up in the pair index as well (label_bigrams, 0029): a label containing the
  * text contains its pairs, and the rare pairs name few labels (0.4 ms).
  */
-function infixOf(part: string): RawBuilder<unknown> {
-  const pairs = separatedPairs(part);
+function infixOf(part: string, pairs = separatedPairs(part)): RawBuilder<unknown> {
   const infix = sql`label LIKE ${`%${like(part)}%`}`;
   return pairs.length === 0 ? infix : sql`${infix} AND label_bigrams(label) @> ${textArray(pairs)}`;
 }
@@ -271,8 +270,9 @@ function textMatch(q: string, similar: readonly number[]): TextMatch {
   if (!WORD_CHAR.test(q)) return { cond: prefix, tiers: [prefixTier] };
   // a text with other characters between its words is looked up by its pairs in the names' own
   // pair index (infixOf), which search_labels does not have
-  const infix = infixOf(q);
-  const inLabels = separatedPairs(q).length === 0;
+  const pairs = separatedPairs(q);
+  const infix = infixOf(q, pairs);
+  const inLabels = pairs.length === 0;
   const tiers: Tier[] = [prefixTier, { cond: sql`${infix} AND NOT (label LIKE ${`${like(q)}%`})`, rank: similarOrder, inLabels }];
   if (length < SIMILAR_FROM || similar.length === 0) return { cond: infix, tiers, inLabels };
   const isSimilar = sql`id = ANY(${[...similar]}::bigint[])`;
