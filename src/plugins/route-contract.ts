@@ -93,33 +93,41 @@ function propertyNames(schema: unknown): string[] | undefined {
 
 const DECIMAL = /^-?[0-9]{1,300}(\.[0-9]{1,300})?$/;
 
-interface PropertySchema { type?: unknown; anyOf?: PropertySchema[]; items?: PropertySchema }
+interface PropertySchema { type?: unknown; anyOf?: PropertySchema[]; items?: PropertySchema; properties?: Record<string, PropertySchema> }
 
-/** A number property, alone, as a member of a union (`number | null`) or as the items of an array (`ids: number[]`). */
-function isNumeric(property: PropertySchema): boolean {
-  return property.type === 'integer' || property.type === 'number' || (property.anyOf ?? []).some(isNumeric)
-    || (property.type === 'array' && property.items !== undefined && isNumeric(property.items));
-}
+/** Where in a value a number is not a plain decimal (a path under `path`), or undefined. */
+type NumberCheck = (value: unknown, path: string) => string | undefined;
 
-/** The names of a schema's number properties (see isNumeric): the fields nonDecimalField checks. */
-function numericFields(schema: unknown): string[] {
-  const properties = (schema as { properties?: Record<string, PropertySchema> } | undefined)?.properties;
-  return properties ? Object.keys(properties).filter((key) => isNumeric(properties[key])) : [];
-}
+const notDecimal = (v: unknown) => (typeof v === 'string' && !DECIMAL.test(v)) || (typeof v === 'number' && !Number.isFinite(v));
 
 /**
- * A number field (of `fields`, numericFields of the part's schema) that is not a plain decimal
- * (`Infinity`, `1e309`, `0x10`), or a JSON number that parsed to a non-finite one: the validator
- * coerces such strings to numbers and then skips its bounds for non-finite ones, so it is refused
- * here (for params, query and top-level body fields).
+ * The check of every number a value of `schema` holds, at any depth: a number field, alone or as a
+ * member of a union (`number | null`), the items of an array (`ids: number[]`), and the fields of
+ * objects within (`items: [{ensNameId, cartType}]`); undefined when the schema holds none. The
+ * validator coerces a string such as `Infinity` or `1e400` to a number and then skips its bounds
+ * for a non-finite one, so such a value is refused here, before it reaches a query.
  */
-export function nonDecimalField(part: string, fields: readonly string[], values: unknown): string | undefined {
-  if (fields.length === 0 || values === null || typeof values !== 'object') return undefined;
-  for (const key of fields) {
-    const raw = (values as Record<string, unknown>)[key];
-    if ([raw].flat().some((v) => (typeof v === 'string' && !DECIMAL.test(v)) || (typeof v === 'number' && !Number.isFinite(v)))) return `${part}.${key}`;
+function numberCheck(schema: PropertySchema | undefined, depth = 0): NumberCheck | undefined {
+  if (schema === undefined || depth > 10) return undefined;
+  if (schema.type === 'integer' || schema.type === 'number' || (schema.anyOf ?? []).some((s) => s.type === 'integer' || s.type === 'number')) {
+    return (value, path) => ([value].flat().some(notDecimal) ? path : undefined);
   }
-  return undefined;
+  const inner = [...(schema.anyOf ?? []), ...(schema.type === undefined || schema.type === 'object' || schema.type === 'array' ? [schema] : [])];
+  const items = inner.flatMap((s) => s.items ?? []).map((s) => numberCheck(s, depth + 1)).filter((c): c is NumberCheck => c !== undefined);
+  const fields = inner.flatMap((s) => Object.entries(s.properties ?? {}))
+    .flatMap(([key, s]) => { const check = numberCheck(s, depth + 1); return check ? [[key, check] as const] : []; });
+  if (items.length === 0 && fields.length === 0) return undefined;
+  return (value, path) => {
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) for (const check of items) { const found = check(item, `${path}.${i}`); if (found) return found; }
+    } else if (value === null || typeof value !== 'object') {
+      // the validator makes a lone value a one-item array (`ids: "Infinity"`)
+      for (const check of items) { const found = check(value, path); if (found) return found; }
+    } else {
+      for (const [key, check] of fields) { const found = check((value as Record<string, unknown>)[key], `${path}.${key}`); if (found) return found; }
+    }
+    return undefined;
+  };
 }
 
 /**
@@ -129,7 +137,7 @@ export function nonDecimalField(part: string, fields: readonly string[], values:
  */
 function inputGuard(schema: FastifySchema | undefined): preValidationAsyncHookHandler {
   const queryFields = propertyNames(schema?.querystring);
-  const numeric = { params: numericFields(schema?.params), query: numericFields(schema?.querystring), body: numericFields(schema?.body) };
+  const numeric = { params: numberCheck(schema?.params as PropertySchema), query: numberCheck(schema?.querystring as PropertySchema), body: numberCheck(schema?.body as PropertySchema) };
   const nulInQuery = (query: unknown): string | undefined => {
     if (!queryFields || query === null || typeof query !== 'object') return undefined;
     for (const key of queryFields) {
@@ -141,8 +149,7 @@ function inputGuard(schema: FastifySchema | undefined): preValidationAsyncHookHa
   return async (request) => {
     const field = nulField('params', request.params) ?? nulInQuery(request.query) ?? nulField('body', request.body);
     if (field) throw new AppError(request.routeOptions.config.inputError ?? 'VALIDATION_ERROR', `${field} must not contain NUL characters`, { field });
-    const number = nonDecimalField('params', numeric.params, request.params) ?? nonDecimalField('query', numeric.query, request.query)
-      ?? nonDecimalField('body', numeric.body, request.body);
+    const number = numeric.params?.(request.params, 'params') ?? numeric.query?.(request.query, 'query') ?? numeric.body?.(request.body, 'body');
     if (number) throw new AppError('VALIDATION_ERROR', `${number} must be a decimal number`, { field: number });
   };
 }

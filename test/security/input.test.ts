@@ -37,8 +37,13 @@ describe('hostile input', () => {
     // a body number given as a string the validator would coerce to Infinity (a fuzz find: it reached PostgreSQL)
     for (const bad of ['1e309', 'Infinity', '-Infinity', '0x10']) {
       await expectError('PATCH', '/api/v1/users/me', 400, 'VALIDATION_ERROR', 'body.minOfferThreshold', { minOfferThreshold: bad });
-      // and inside an array of numbers (a fuzz find: DELETE /watchlist/bulk with ids ["-Infinity"])
-      await expectError('DELETE', '/api/v1/watchlist/bulk', 400, 'VALIDATION_ERROR', 'body.ids', { ids: [3, bad] });
+      // and inside an array of numbers (a fuzz find: DELETE /watchlist/bulk with ids ["-Infinity"]), by index
+      await expectError('DELETE', '/api/v1/watchlist/bulk', 400, 'VALIDATION_ERROR', 'body.ids.1', { ids: [3, bad] });
+      // or alone where an array is asked for (the validator makes it a one-item array)
+      await expectError('DELETE', '/api/v1/watchlist/bulk', 400, 'VALIDATION_ERROR', 'body.ids', { ids: bad });
+      // and in the objects of an array (a fuzz find: POST /cart/bulk with items[0].ensNameId "Infinity", a 500)
+      await expectError('POST', '/api/v1/cart/bulk', 400, 'VALIDATION_ERROR', 'body.items.1.ensNameId',
+        { items: [{ ensNameId: 1, cartType: 'sales' }, { ensNameId: bad, cartType: 'sales' }] });
     }
   });
 
