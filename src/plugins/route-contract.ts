@@ -117,14 +117,26 @@ function numberCheck(schema: PropertySchema | undefined, depth = 0): NumberCheck
   const fields = inner.flatMap((s) => Object.entries(s.properties ?? {}))
     .flatMap(([key, s]) => { const check = numberCheck(s, depth + 1); return check ? [[key, check] as const] : []; });
   if (items.length === 0 && fields.length === 0) return undefined;
+  const first = (checks: readonly NumberCheck[], value: unknown, path: string) => {
+    for (const check of checks) {
+      const found = check(value, path);
+      if (found) return found;
+    }
+    return undefined;
+  };
   return (value, path) => {
     if (Array.isArray(value)) {
-      for (const [i, item] of value.entries()) for (const check of items) { const found = check(item, `${path}.${i}`); if (found) return found; }
-    } else if (value === null || typeof value !== 'object') {
-      // the validator makes a lone value a one-item array (`ids: "Infinity"`)
-      for (const check of items) { const found = check(value, path); if (found) return found; }
-    } else {
-      for (const [key, check] of fields) { const found = check((value as Record<string, unknown>)[key], `${path}.${key}`); if (found) return found; }
+      for (const [i, item] of value.entries()) {
+        const found = first(items, item, `${path}.${i}`);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    // the validator makes a lone value a one-item array (`ids: "Infinity"`)
+    if (value === null || typeof value !== 'object') return first(items, value, path);
+    for (const [key, check] of fields) {
+      const found = check((value as Record<string, unknown>)[key], `${path}.${key}`);
+      if (found) return found;
     }
     return undefined;
   };
