@@ -77,6 +77,13 @@ export interface CartTypes {
   type: string;
 }
 
+export interface ClubActivity {
+  club: string;
+  event_id: number;
+  event_type: string;
+  platform: string;
+}
+
 export interface ClubHolders {
   address: string;
   club: string;
@@ -518,6 +525,7 @@ export interface DB {
   awards_leaderboard: AwardsLeaderboard;
   cart_items: CartItems;
   cart_types: CartTypes;
+  club_activity: ClubActivity;
   club_holders: ClubHolders;
   club_members: ClubMembers;
   club_names: ClubNames;

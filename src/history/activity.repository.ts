@@ -83,6 +83,7 @@ export async function activityIds(db: Executor, f: ActivityFilter, offset: numbe
     ]);
     return { ids: rows.rows.map((r) => r.id), ...count };
   }
+  if (f.club !== undefined && f.ensNameId === undefined && f.ownedBy === undefined && f.watchedBy === undefined) return clubActivityIds(f, f.club, offset, limit, db);
   const where = and(conds);
   // Several types: each type's newest events from its own index range, merged.
   const page = f.types && f.types.length > 1
@@ -93,6 +94,29 @@ export async function activityIds(db: Executor, f: ActivityFilter, offset: numbe
   const [rows, count] = await Promise.all([
     page.execute(db),
     cappedCount(db, sql`activity_events`, where),
+  ]);
+  return { ids: rows.rows.map((r) => r.id), ...count };
+}
+
+/** Under which key club_activity (0047) keeps the events of names in any club. */
+const ANY_CLUB = '*';
+
+/**
+ * A club's events (with the type and platform filters): ranges of club_activity, one per type,
+ * read in index order and merged, and the capped count likewise; the log itself is not read.
+ */
+async function clubActivityIds(f: ActivityFilter, club: string, offset: number, limit: number, db: Executor): Promise<{ ids: number[]; total: number; capped: boolean }> {
+  const key = club === 'any' ? ANY_CLUB : club;
+  const where = (type?: string) => and([
+    sql`club = ${key}`,
+    ...(type === undefined ? [] : [sql`event_type = ${type}`]),
+    ...(f.platform === undefined ? [] : [sql`platform = ${f.platform}`]),
+  ]);
+  const types = f.types && f.types.length > 0 ? [...new Set(f.types)] : [undefined];
+  const ranges = (n: number) => sql.join(types.map((t) => sql`(SELECT event_id FROM club_activity WHERE ${where(t)} ORDER BY event_id DESC LIMIT ${n})`), sql` UNION ALL `);
+  const [rows, count] = await Promise.all([
+    sql<{ id: number }>`SELECT event_id AS id FROM (${ranges(offset + limit)}) p ORDER BY event_id DESC OFFSET ${offset} LIMIT ${limit}`.execute(db),
+    cappedCount(db, sql`(${ranges(HISTORY_WINDOW + 1)}) p`, sql`TRUE`),
   ]);
   return { ids: rows.rows.map((r) => r.id), ...count };
 }

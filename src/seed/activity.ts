@@ -38,6 +38,22 @@ function growU32(a: Uint32Array<ArrayBuffer>, n: number): Uint32Array<ArrayBuffe
   return b;
 }
 
+function growU8(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> {
+  if (n < a.length) return a;
+  const b = new Uint8Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** The columns of a club_activity row (migration 0047), in the order the log's writer copies them. */
+export const CLUB_ACTIVITY_COLUMNS = ['club', 'event_id', 'event_type', 'platform'] as const;
+
+/** Where the log's events go for their names' clubs: the copy of club_activity, and each name's keys there (its clubs and `*`, or none). */
+export interface ClubActivityCopy {
+  writer: CopyWriter;
+  keysOf(nameId: number): readonly string[];
+}
+
 const lineOf = (e: ActivityRow): string => copyLine([e.type, e.nameId, e.actor, e.counterparty ?? null, e.price ?? null, e.currency ?? null, e.platform,
   e.tx ?? null, e.block ?? null, e.logIndex ?? null, JSON.stringify(e.metadata), iso(e.at)] satisfies CopyValue[]);
 
@@ -60,21 +76,37 @@ export class ActivityLog {
   private bytes = Buffer.allocUnsafe(1 << 20);
   private starts = new Float64Array(1 << 16);
   private lines = 0;
+  /** per event: its name's id, and its type and platform as an index into `kinds` ("type\tplatform") */
+  private nameIds = new Uint32Array(1 << 16);
+  private kindOf = new Uint8Array(1 << 16);
+  private kinds: string[] = [];
+  private kindIndex = new Map<string, number>();
 
   get size(): number {
     return this.count;
   }
 
-  private push(at: number, ref: number): void {
+  private push(at: number, ref: number, nameId: number, type: string, platform: string): void {
     this.times = growF64(this.times, this.count);
     this.refs = growU32(this.refs, this.count);
+    this.nameIds = growU32(this.nameIds, this.count);
+    this.kindOf = growU8(this.kindOf, this.count);
+    const kind = `${type}\t${platform}`;
+    let k = this.kindIndex.get(kind);
+    if (k === undefined) {
+      k = this.kinds.push(kind) - 1;
+      if (k > 255) throw new Error('too many event types and platforms');
+      this.kindIndex.set(kind, k);
+    }
     this.times[this.count] = Math.floor(at);
+    this.nameIds[this.count] = nameId;
+    this.kindOf[this.count] = k;
     this.refs[this.count++] = ref;
   }
 
   add(e: ActivityRow): void {
     if (this.lines >= 0x80000000) throw new Error('activity log too large');
-    this.push(e.at, (0x80000000 | this.lines) >>> 0);
+    this.push(e.at, (0x80000000 | this.lines) >>> 0, e.nameId, e.type, e.platform);
     const line = lineOf(e);
     const end = this.starts[this.lines];
     // UTF-8 takes at most 3 bytes per UTF-16 unit
@@ -87,21 +119,26 @@ export class ActivityLog {
     this.starts[++this.lines] = end + this.bytes.write(line, end, 'utf8');
   }
 
-  addRegistration(at: number, ref: number): void {
-    this.push(at, ref);
+  addRegistration(at: number, ref: number, nameId: number, type: 'registration' | 'renewal'): void {
+    this.push(at, ref, nameId, type, 'ens');
   }
 
-  /** The events in time order (ties in the order they were added), ids from 1. */
-  async write(w: CopyWriter, registration: RenderRegistration): Promise<number> {
+  /**
+   * The events in time order (ties in the order they were added), ids from 1; and each event of a
+   * name in clubs under each of its keys in `clubs` (what the log's insert trigger would write).
+   */
+  async write(w: CopyWriter, registration: RenderRegistration, clubs: ClubActivityCopy): Promise<number> {
     const order = this.sorted();
     for (let i = 0; i < order.length; i++) {
-      const ref = this.refs[order[i]];
+      const e = order[i];
+      const ref = this.refs[e];
       if (ref >= 0x80000000) {
         const k = ref & 0x7fffffff;
         await w.addBytes(`${i + 1}\t`, this.bytes.subarray(this.starts[k], this.starts[k + 1]));
       } else {
         await w.addLine(`${i + 1}\t${registration(ref)}`);
       }
+      for (const key of clubs.keysOf(this.nameIds[e])) await clubs.writer.addLine(`${key}\t${i + 1}\t${this.kinds[this.kindOf[e]]}`);
     }
     return order.length;
   }

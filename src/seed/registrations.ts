@@ -90,7 +90,7 @@ export class RegistrationWriter {
       for (let b = 0; b < 32; b += 4) this.txHashes.writeUInt32LE(Math.floor(this.txRng.next() * 4294967296), 32 * i + b);
       await this.w.addLine(`${i + 1}\t${n.id}\t${e.kind}\t${e.actor}\t${this.txOf(i)}\t${logIndex}\t${blockAt(e.at)}\t${iso(e.at)}\t${e.durationSeconds}\t${
         cost === 0 ? '0' : `${cost}000000000`}\t${this.referrers[ref] ?? '\\N'}\t${iso(e.expiry)}`);
-      this.log.addRegistration(e.at, i);
+      this.log.addRegistration(e.at, i, n.id, e.kind);
     }
   }
 

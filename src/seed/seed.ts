@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import { MAINNET, type Config } from '../config.js';
 import type { Db } from '../db/client.js';
+import { builtInClubsOf } from '../lib/clubs.js';
 import { DAY, HOUR } from '../lib/time.js';
-import { ACTIVITY_COLUMNS, ActivityLog } from './activity.js';
+import { ACTIVITY_COLUMNS, ActivityLog, CLUB_ACTIVITY_COLUMNS } from './activity.js';
 import { ethUsdOnDay, PRICES_FROM, type Currencies } from './chain.js';
 import { writeUsers, writeVotes } from './community.js';
 import { park, restoreParked } from './bulk.js';
@@ -51,15 +52,19 @@ const REFERRING = ['registrations', 'sales', 'listings', 'offers', 'votes', 'vot
   'club_names', 'search_labels', 'trend_buckets', 'trend_totals', 'name_viewer_latest', 'name_viewers_by_day'];
 /**
  * What a re-seed empties: the seeded tables, those whose keys to them it parks, and the market
- * rollups (derived from the seeded tables; their refresh rebuilds them all).
+ * rollups (derived from the seeded tables; their refresh rebuilds them all). The mints and the
+ * clubs' activity are emptied by their tables' truncate triggers (named here too, they would be
+ * truncated twice in one statement, which PostgreSQL refuses).
  */
 const EMPTIED = [...new Set([...TABLES, ...REFERRING, 'market_rollups', 'market_rollup_dirty'])].join(', ');
 /** What the derived refreshes write. */
 const DERIVED_TABLES = ['name_viewer_latest', 'name_viewers_by_day', 'clubs', 'club_names', 'club_members', 'club_holders', 'club_stats', 'market_rollups', 'trend_buckets', 'trend_totals', 'analytics_snapshots',
   'awards_leaderboard', 'holder_leaderboard', 'sync_state'];
+const NO_CLUBS: readonly string[] = [];
 const WITH_ID = ['users', 'ens_names', 'registrations', 'sales', 'listings', 'offers', 'vote_events', 'notifications'];
 const COLUMNS = {
   activity_events: ACTIVITY_COLUMNS,
+  club_activity: CLUB_ACTIVITY_COLUMNS,
   users: ['id', 'address', 'email', 'email_verified_at', 'telegram', 'discord', 'created_at', 'updated_at'],
   ens_names: NAME_COLUMNS,
   registrations: ['id', 'ens_name_id', 'kind', 'actor_address', 'tx_hash', 'log_index', 'block_number', 'block_time', 'duration_seconds', 'cost_wei', 'referrer', 'expiry_date'],
@@ -107,6 +112,8 @@ const REPLACED: Partial<Record<Table, ReplacedTriggers>> = {
   offers: { triggers: ['offers_copy_owner', 'offers_rollup_ins'] },
   vote_events: rollupMarks('vote_events'),
   name_views_daily: rollupMarks('name_views_daily'),
+  // each event under its name's clubs (0047, a read of the name per load): the log's writer copies them beside it
+  activity_events: { triggers: ['activity_events_club_activity_ins'] },
 };
 
 /** The options that come from configuration: referral code, chain, contracts, expiry periods. */
@@ -195,6 +202,12 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     const population = buildPopulation({ names, now, demoAddresses: demo, gracePeriodDays: options.gracePeriodDays ?? 90, premiumPeriodDays: options.premiumPeriodDays ?? 21,
       keccak });
     progress('(generated in memory)', population.names.length);
+    // by name id: the keys its events are kept under in club_activity (its clubs and '*'), if it is in any
+    const clubKeys: (readonly string[])[] = [];
+    for (const n of population.names) {
+      const clubs = builtInClubsOf(n.label);
+      clubKeys[n.id] = clubs.length === 0 ? NO_CLUBS : [...clubs, '*'];
+    }
     const currencies: Currencies = { eth: '0x0000000000000000000000000000000000000000', weth: (options.wethAddress ?? MAINNET.weth).toLowerCase(), usdc: MAINNET.usdc };
 
     await healInterruptedSeed(pool);
@@ -240,9 +253,9 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     // The activity log, oldest first, complete after the second pass, streams beside the names' pass
     // (which mostly waits on its COPY) while the tables above commit and build their indexes.
     const activityLoaded = (async () => {
-      const [activityEvents] = await open('activity_events');
-      await log.write(activityEvents, registrations.activityLine);
-      await commit([activityEvents]);
+      const [activityEvents, clubActivity] = await open('activity_events', 'club_activity');
+      await log.write(activityEvents, registrations.activityLine, { writer: clubActivity, keysOf: (id) => clubKeys[id] ?? NO_CLUBS });
+      await commit([activityEvents, clubActivity]);
       // live events follow the seeded ones
       await pool.query(`SELECT setval(pg_get_serial_sequence('activity_events', 'id'), GREATEST(1, $1::bigint), $1::bigint > 0)`, [log.size]);
     })();

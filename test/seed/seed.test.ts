@@ -296,6 +296,18 @@ describe('demo data seed', () => {
     assert.deepEqual(r, { names: r.names, mints: r.names, equal: r.names });
   });
 
+  it('keeps each event of a name in clubs under its clubs and under "*", for the clubs\' activity pages', async () => {
+    const [r] = await q(`WITH want AS (
+        SELECT DISTINCT c.club, e.id, e.event_type, e.platform FROM ens_names n
+        CROSS JOIN LATERAL unnest(n.clubs || '{*}'::text[]) c(club) JOIN activity_events e ON e.ens_name_id = n.id WHERE n.clubs <> '{}'),
+      have AS (SELECT club, event_id AS id, event_type, platform FROM club_activity)
+      SELECT (SELECT count(*)::int FROM want) AS want, (SELECT count(*)::int FROM have) AS have,
+        (SELECT count(*)::int FROM (SELECT * FROM want EXCEPT SELECT * FROM have) d) AS missing,
+        (SELECT count(*)::int FROM (SELECT * FROM have EXCEPT SELECT * FROM want) d) AS extra`);
+    assert.ok(r.want > 1000, JSON.stringify(r));
+    assert.deepEqual(r, { want: r.want, have: r.want, missing: 0, extra: 0 });
+  });
+
   it('prices registrations with the day\'s ETH/USD and has a price for every day since 2017-05-01', async () => {
     const [days] = await q(`SELECT min(day)::text AS first, max(day)::text AS last, count(*)::int AS n FROM eth_usd_prices`);
     assert.equal(days.first, '2017-05-01');
