@@ -182,7 +182,13 @@ const cases: Case[] = [
     ],
   },
   { name: 'sales mix', kind: 'list', paths: [...pages('/api/v1/sales'), ...each(owners.slice(0, 10), (o) => `/api/v1/sales/address/${o}`)] },
-  { name: 'activity mix', kind: 'list', paths: [...pages('/api/v1/activity'), ...each(owners.slice(0, 10), (o) => `/api/v1/activity/address/${o}`), ...each(names.slice(0, 10), (n) => `/api/v1/activity/${enc(n)}`)] },
+  {
+    name: 'activity mix (clubs, types, addresses, names)', kind: 'list', paths: [
+      ...pages('/api/v1/activity'), ...each(['any', ...clubs], (c, i) => `/api/v1/activity?club=${enc(c)}&page=${i + 1}`),
+      ...each(['any', ...clubs], (c) => `/api/v1/activity?club=${enc(c)}&event_type=sale,listed`),
+      ...each(owners.slice(0, 10), (o) => `/api/v1/activity/address/${o}`), ...each(names.slice(0, 10), (n) => `/api/v1/activity/${enc(n)}`),
+    ],
+  },
   { name: 'comments mix', kind: 'list', paths: [...pages('/api/v1/comments/feed'), `/api/v1/comments/feed?club=${enc(clubs[0])}`, ...each(names.slice(0, 10), (n) => `/api/v1/comments?name=${enc(n)}`)] },
   { name: 'also viewed', kind: 'list', paths: each(names.slice(0, 10), (n) => `/api/v1/recommendations/also-viewed/${enc(n)}`) },
   { name: 'clubs, a club, its holders', kind: 'list', paths: ['/api/v1/clubs', ...each(clubs, (c) => `/api/v1/clubs/${enc(c)}`), ...each(clubs, (c) => `/api/v1/clubs/${enc(c)}/holders`)] },

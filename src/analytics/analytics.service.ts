@@ -11,7 +11,7 @@ import { userViewer } from '../history/index.js';
 import { answersOf, FEED_MS } from './answers.js';
 import { ANY_CLUB } from './club-stats.js';
 import { parseClubFilter, truncate, windowOf, type AnalyticsPeriod, type ClubFilter, type Window } from './periods.js';
-import { PRICE_BANDS } from './rollups.js';
+import { PRICE_BANDS, type RollupKind } from './rollups.js';
 import { averageWei, sumRollups, type RollupSums } from './rollups.repository.js';
 import { readCurrentFigures, readPeriodFigures } from './snapshots.js';
 import { countFeed, listingsFeed, offersFeed, registrationsFeed, salesFeed, type FeedQuery } from './feeds.repository.js';
@@ -251,7 +251,8 @@ export class AnalyticsService {
   async salesFeed(p: FeedParams) {
     const q = this.feedQuery(p);
     return this.feedMemo('sales', q, async () => {
-      const [rows, sums] = await Promise.all([salesFeed(this.deps.db, q), sumRollups(this.deps.db, { kind: 'sale', window: q.window, clubs: q.clubs, source: q.source })]);
+      const [sums, rowCounts] = await Promise.all([sumRollups(this.deps.db, { kind: 'sale', window: q.window, clubs: q.clubs, source: q.source }), this.periodRows('sale', q)]);
+      const rows = await salesFeed(this.deps.db, { ...q, ...rowCounts, matchCount: sums[0].count });
       return {
         results: rows.map((r) => ({
           id: r.id, name: r.name, token_id: weiString(r.token_id), sale_price_wei: weiString(r.price_wei), currency_address: r.currency_address,
@@ -260,6 +261,21 @@ export class AnalyticsService {
         })),
         pagination: pageB(p.page, p.limit, sums[0].count),
       };
+    });
+  }
+
+  /**
+   * For a price sort over a period: how many rows of the kind the period and all time hold (from
+   * the rollups, kept until they change), which with the page's match count decide how the page is
+   * read (feeds.repository: walked in price order, or read by time and sorted).
+   */
+  private async periodRows(kind: RollupKind, q: ReturnType<AnalyticsService['feedQuery']>): Promise<{ periodCount?: number; allCount?: number }> {
+    if (q.sortBy !== 'price' || q.window.start === null) return {};
+    const all = windowOf('all');
+    return this.memo(`rows:${kind}:${q.window.start.toISOString()}:${q.window.end.toISOString()}`, async () => {
+      const count = async (w: Window) => (await sumRollups(this.deps.db, { kind, window: w, clubs: { kind: 'all' }, fields: ['count'] }))[0].count;
+      const [periodCount, allCount] = await Promise.all([count(q.window), count(all)]);
+      return { periodCount, allCount };
     });
   }
 
@@ -272,7 +288,8 @@ export class AnalyticsService {
 
   async listingsFeed(p: FeedParams) {
     const q = this.feedQuery(p);
-    const [rows, total] = await Promise.all([listingsFeed(this.deps.db, q), this.feedTotal('listings', q)]);
+    const [total, rowCounts] = await Promise.all([this.feedTotal('listings', q), this.periodRows('listing', q)]);
+    const rows = await listingsFeed(this.deps.db, { ...q, ...rowCounts, matchCount: total });
     const now = Date.now();
     return {
       results: rows.map((r) => ({
@@ -286,7 +303,8 @@ export class AnalyticsService {
 
   async offersFeed(p: FeedParams) {
     const q = this.feedQuery({ ...p, status: p.status === undefined ? undefined : (OFFER_STATUS_ALIAS[p.status] ?? p.status) });
-    const [rows, total] = await Promise.all([offersFeed(this.deps.db, q), this.feedTotal('offers', q)]);
+    const [total, rowCounts] = await Promise.all([this.feedTotal('offers', q), this.periodRows('offer', q)]);
+    const rows = await offersFeed(this.deps.db, { ...q, ...rowCounts, matchCount: total });
     const now = Date.now();
     return {
       results: rows.map((r) => ({

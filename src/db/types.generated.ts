@@ -262,6 +262,7 @@ export interface LegendTypes {
 export interface Listings {
   broker_address: string | null;
   broker_fee_bps: number | null;
+  clubs: Generated<string[]>;
   created_at: Generated<Timestamp>;
   currency_address: string;
   ens_name: string | null;
@@ -354,6 +355,7 @@ export interface Notifications {
 
 export interface Offers {
   buyer_address: string;
+  clubs: Generated<string[]>;
   created_at: Generated<Timestamp>;
   currency_address: string;
   ens_name_id: number;
@@ -407,6 +409,7 @@ export interface Registrations {
 
 export interface Sales {
   buyer_address: string;
+  clubs: Generated<string[]>;
   currency_address: string;
   ens_name_id: number;
   id: Generated<number>;

@@ -69,10 +69,10 @@ const COLUMNS = {
   ens_names: NAME_COLUMNS,
   registrations: ['id', 'ens_name_id', 'kind', 'actor_address', 'tx_hash', 'log_index', 'block_number', 'block_time', 'duration_seconds', 'cost_wei', 'referrer', 'expiry_date'],
   listings: ['id', 'ens_name_id', 'seller_address', 'price_wei', 'currency_address', 'order_hash', 'order_data', 'status', 'source', 'created_at', 'updated_at',
-    'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'broker_address', 'broker_fee_bps', 'ens_name', 'name_expiry_date', 'value_wei'],
+    'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'broker_address', 'broker_fee_bps', 'ens_name', 'name_expiry_date', 'value_wei', 'clubs'],
   offers: ['id', 'ens_name_id', 'buyer_address', 'offer_amount_wei', 'currency_address', 'order_hash', 'order_data', 'status', 'source', 'created_at', 'updated_at',
-    'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'name_owner_address'],
-  sales: ['id', 'ens_name_id', 'seller_address', 'buyer_address', 'price_wei', 'currency_address', 'order_hash', 'listing_id', 'offer_id', 'tx_hash', 'log_index', 'source', 'sold_at'],
+    'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'name_owner_address', 'clubs'],
+  sales: ['id', 'ens_name_id', 'seller_address', 'buyer_address', 'price_wei', 'currency_address', 'order_hash', 'listing_id', 'offer_id', 'tx_hash', 'log_index', 'source', 'sold_at', 'clubs'],
   notifications: ['id', 'recipient_address', 'type', 'ens_name_id', 'title', 'message', 'metadata', 'created_at', 'sent_at', 'read_at'],
   votes: ['user_id', 'ens_name_id', 'vote', 'created_at', 'updated_at'],
   vote_events: ['id', 'user_id', 'ens_name_id', 'vote', 'previous_vote', 'cast_at'],
@@ -96,8 +96,8 @@ const REPLACED: Partial<Record<Table, ReplacedTriggers>> = {
       INSERT INTO search_labels (id, label, label_length) SELECT id, label, label_length FROM ens_names WHERE searchable ORDER BY id`,
     fills: ['club_names', 'search_labels'],
   },
-  // the listing's name and its expiry (migration 0002, a read of the name per row) and its value in
-  // ETH (0020, a read of its currency and the latest ETH/USD price per row): the rows carry them
+  // the listing's name, its expiry and clubs (migrations 0002, 0048: a read of the name per row) and its
+  // value in ETH (0020, a read of its currency and the latest ETH/USD price per row): the rows carry them
   listings: { triggers: ['listings_copy_name', 'listings_value_in_eth', 'listings_rollup_ins'] },
   // each name's mint (0044), from all registrations at once
   registrations: {
@@ -107,8 +107,9 @@ const REPLACED: Partial<Record<Table, ReplacedTriggers>> = {
       WHERE kind = 'registration' ORDER BY ens_name_id, block_time, block_number, log_index, id`,
     fills: ['name_mints'],
   },
-  sales: rollupMarks('sales'),
-  // the owner of the offer's name (0028, a read of the name per row): the rows carry it
+  // the name's clubs (0048, a read of the name per row): the rows carry them
+  sales: { triggers: ['sales_rollup_ins', 'sales_copy_clubs'] },
+  // the owner of the offer's name and its clubs (0028, 0048: a read of the name per row): the rows carry them
   offers: { triggers: ['offers_copy_owner', 'offers_rollup_ins'] },
   vote_events: rollupMarks('vote_events'),
   name_views_daily: rollupMarks('name_views_daily'),

@@ -7,7 +7,7 @@ import { addressOf } from '../helpers/accounts.js';
 import { createName } from '../helpers/factories.js';
 import { recordActivity, type ActivityInput } from '../../src/history/index.js';
 import { setClubs } from '../../src/db/repositories/ens-names.repository.js';
-import { importClub } from '../../src/services/clubs.service.js';
+import { importClub, syncClubsForNames } from '../../src/services/clubs.service.js';
 
 const A1 = addressOf(1).toLowerCase();
 
@@ -71,6 +71,50 @@ describe('club activity', () => {
     assert.deepEqual(idsOf(await get('/activity?club=hounds')), []);
     assert.deepEqual(idsOf(await get('/activity?club=any')), [vote, reg]);
     assert.deepEqual(await drift(), []);
+  });
+
+  it('an event logged while the clubs writer changes its name\'s clubs is filed under the clubs that win, either way round, without deadlock', async () => {
+    const { db, pool } = t.container;
+    const name = await createName(db, 'racer.eth');
+    await sql`INSERT INTO clubs (name, source) VALUES ('fast', 'csv'), ('slow', 'csv')`.execute(db);
+    const logger = await pool.connect();
+    const logEvent = () => logger.query(`INSERT INTO activity_events (event_type, ens_name_id, platform) VALUES ('listed', $1, 'grails')`, [name.id]);
+    /** The clubs writer (syncClubsForNames, in a transaction of its own) puts the name in `club`, then waits for `gate` to commit. */
+    const changeClubs = (club: string, gate: Promise<void> = Promise.resolve()) => db.transaction().execute(async (trx) => {
+      await sql`DELETE FROM club_members WHERE label = 'racer'`.execute(trx);
+      await sql`INSERT INTO club_members (club, label) VALUES (${club}, 'racer')`.execute(trx);
+      await syncClubsForNames(trx, [name.id]);
+      await gate;
+    });
+    const pending = (p: Promise<unknown>) => Promise.race([p.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 300))]);
+    try {
+      // the event first: the clubs change waits for it, even while its transaction goes on to update the name (as an order's summaries do)
+      await logger.query('BEGIN');
+      await logEvent();
+      const changed = changeClubs('fast');
+      assert.equal(await pending(changed), true, 'the clubs change waits for the open event');
+      await logger.query(`UPDATE ens_names SET updated_at = now() WHERE id = $1`, [name.id]);
+      await logger.query('COMMIT');
+      await changed;
+      assert.deepEqual(await drift(), [], 'event first');
+
+      // the clubs change first: the event waits for it and is filed under the new club
+      let open!: () => void;
+      const gate = new Promise<void>((r) => { open = r; });
+      const changedAgain = changeClubs('slow', gate);
+      await new Promise((r) => setTimeout(r, 100));
+      await logger.query('BEGIN');
+      const logged = logEvent();
+      assert.equal(await pending(logged), true, 'the event waits for the open clubs change');
+      open();
+      await changedAgain;
+      await logged;
+      await logger.query('COMMIT');
+      assert.deepEqual(await drift(), [], 'clubs first');
+    } finally {
+      logger.release();
+    }
+    assert.equal(body(await get('/activity?club=slow')).data.pagination.total, 2);
   });
 
   it('stays equal to its definition after any sequence of events and club changes', async () => {

@@ -13,7 +13,8 @@ import { sql, type Kysely } from 'kysely';
  * Kept by triggers, so every writer of the log (orders, sync, votes, a test's own rows) keeps it:
  * an insert into the log adds its events under their names' clubs of that moment; a change of a
  * name's clubs adds or removes its events under the clubs it entered or left (a name entering its
- * first club also enters `*`); a truncate of the log empties it. The log is append-only (0009), so
+ * first club also enters `*`), the name's row locked first against concurrent logging of its events;
+ * a truncate of the log empties it. The log is append-only (0009), so
  * an event's type, platform and name never change. The seed loads the log with the insert trigger
  * off and fills the table at once (seed.ts).
  */
@@ -63,6 +64,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       RETURN NULL;
     END $$;
 
+    -- Before a name's clubs change, its row is locked FOR UPDATE: that waits for every open
+    -- transaction that logged an event of the name (the log's foreign key holds the row FOR KEY
+    -- SHARE) and makes later ones wait for this one, so neither misses the other's rows. Taken
+    -- before the update takes its own lock, so a transaction that logged an event and then updates
+    -- the name (its summaries) is waited for instead of deadlocking with this one.
+    CREATE FUNCTION ens_names_clubs_lock() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM FROM ens_names WHERE id = OLD.id FOR UPDATE;
+      RETURN NEW;
+    END $$;
+
     CREATE FUNCTION club_activity_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       TRUNCATE club_activity;
@@ -73,6 +85,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       FOR EACH STATEMENT EXECUTE FUNCTION club_activity_logged();
     CREATE TRIGGER activity_events_club_activity_trunc AFTER TRUNCATE ON activity_events
       FOR EACH STATEMENT EXECUTE FUNCTION club_activity_truncated();
+    CREATE TRIGGER ens_names_clubs_lock BEFORE UPDATE OF clubs ON ens_names
+      FOR EACH ROW WHEN (OLD.clubs IS DISTINCT FROM NEW.clubs) EXECUTE FUNCTION ens_names_clubs_lock();
     CREATE TRIGGER ens_names_club_activity AFTER UPDATE OF clubs ON ens_names
       FOR EACH ROW WHEN (OLD.clubs IS DISTINCT FROM NEW.clubs) EXECUTE FUNCTION club_activity_reclubbed();
   `.execute(db);
@@ -86,6 +100,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     DROP TRIGGER IF EXISTS activity_events_club_activity_ins ON activity_events;
     DROP TRIGGER IF EXISTS activity_events_club_activity_trunc ON activity_events;
     DROP TRIGGER IF EXISTS ens_names_club_activity ON ens_names;
+    DROP TRIGGER IF EXISTS ens_names_clubs_lock ON ens_names;
+    DROP FUNCTION IF EXISTS ens_names_clubs_lock();
     DROP FUNCTION IF EXISTS club_activity_logged();
     DROP FUNCTION IF EXISTS club_activity_reclubbed();
     DROP FUNCTION IF EXISTS club_activity_truncated();
