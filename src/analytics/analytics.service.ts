@@ -165,15 +165,17 @@ export class AnalyticsService {
   }
 
   private async computeRegistrations(p: Omit<FeedParams, 'source' | 'status' | 'sortBy'> & { sortBy: 'date' | 'cost' | 'length' }, window: Window, clubs: ClubFilter) {
-    // by cost or length, the counts of the period and of all time first: they decide how the page is read (registrationsFeed)
+    // by cost or length, the counts of the period, of all time and of the matches first: they decide how the page is read (registrationsFeed)
     const count = async (w: Window) => (await sumRollups(this.deps.db, { kind: 'registration', window: w, clubs: { kind: 'all' }, fields: ['count'] }))[0].count;
-    const [periodCount, allCount] = p.sortBy === 'date' || window.start === null ? [] : await Promise.all([count(window), count(windowOf('all'))]);
-    const [sums, lengths, figures, rows] = await Promise.all([
+    const [[periodCount, allCount], sums, lengths, figures] = await Promise.all([
+      p.sortBy === 'date' || window.start === null ? [] : Promise.all([count(window), count(windowOf('all'))]),
       sumRollups(this.deps.db, { kind: 'registration', window, clubs }),
       this.byLength(window, clubs),
       readPeriodFigures(this.deps.db, p.period),
-      registrationsFeed(this.deps.db, { start: window.start, clubs, sortBy: p.sortBy, sortOrder: p.sortOrder, limit: p.limit, offset: offsetOf(p.page, p.limit), periodCount, allCount }),
     ]);
+    const rows = await registrationsFeed(this.deps.db, {
+      start: window.start, clubs, sortBy: p.sortBy, sortOrder: p.sortOrder, limit: p.limit, offset: offsetOf(p.page, p.limit), periodCount, allCount, matchCount: sums[0].count,
+    });
     const s = sums[0];
     const grails = this.deps.config.referrerCode.toLowerCase();
     return {

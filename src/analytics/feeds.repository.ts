@@ -23,21 +23,8 @@ export interface FeedQuery {
 
 const since = (q: { start: Date | null }) => q.start ?? new Date(0);
 
-/** Clubs with at most this many names in all: a page starts from their names' rows. */
-const SMALL_CLUBS = 20_000;
-
-/**
- * The registrations feed's club filter on its rows `r` (joined to their names as `n`), as the SQL
- * condition that reads best for the clubs' size. Clubs of a few names (999: 1,000) give their
- * names' ids as an array, so the page reads those names' rows from the name index and sorts them;
- * larger clubs are a semi-join on club_names, whose statistics size them.
- */
-async function clubsOf(db: Executor, filter: ClubFilter): Promise<RawBuilder<boolean>> {
-  if (filter.kind !== 'list') return clubCondition(filter, sql`n.clubs`);
-  const members = sql`SELECT ens_name_id FROM club_names WHERE club = ANY(${filter.clubs}::text[])`;
-  const size = await db.selectFrom('clubs').select((eb) => eb.fn.sum<number>('member_count').as('n')).where('name', 'in', filter.clubs).executeTakeFirst();
-  return Number(size?.n ?? 0) <= SMALL_CLUBS ? sql<boolean>`r.ens_name_id = ANY(ARRAY(${members}))` : sql<boolean>`r.ens_name_id IN (${members})`;
-}
+/** At most this many rows of a page's period are sorted in memory (readsPeriodByTime). */
+const SORTED_IN_MEMORY = 50_000;
 
 /**
  * A feed of market rows (0048): the rows carry their names' clubs, and each sort is an index that
@@ -74,15 +61,15 @@ function statusRanges(open: 'active' | 'pending' | undefined, status: string | u
 }
 
 /**
- * Whether a price-sorted page reads its period by time and sorts it rather than walking the price
- * index. Walking finds a match every all / match rows (the filters taken as independent of price),
+ * Whether a page sorted by other than time (price, cost, length) reads its period by time and
+ * sorts it rather than walking the sort's index. Walking finds a match every all / match rows (the filters taken as independent of price),
  * so it reads about (offset + limit) × all / match entries; by time it reads the period's rows. The
  * planner cannot tell (a club's or a status's share of a week is a guess): it walked the whole price
  * index for 11 listings of the 999 club in a week, 40 ms, against 2 ms by time.
  */
-function readsPeriodByTime(q: FeedQuery): boolean {
+function readsPeriodByTime(q: Omit<FeedQuery, 'sortBy'> & { sortBy: string }): boolean {
   const { periodCount: period, allCount: all, matchCount: match } = q;
-  if (q.sortBy !== 'price' || q.start === null || period === undefined || all === undefined || match === undefined) return false;
+  if (q.sortBy === 'date' || q.start === null || period === undefined || all === undefined || match === undefined) return false;
   return match <= SORTED_IN_MEMORY && period * match <= (q.offset + q.limit) * all;
 }
 
@@ -164,37 +151,26 @@ export interface RegistrationFeedRow {
   label_length: number; block_time: Date; clubs: string[]; referrer: string | null;
 }
 
-/** A period with more registrations than this is never read whole (see registrationsFeed). */
-const SORTED_IN_MEMORY = 50_000;
-
 /**
- * A page of the period's registrations. By date: the time index, from the period's start. By cost
- * or length, from the counts of the rollups (`periodCount` of the period, `allCount` of all time,
- * whatever the club filter): walking the cost index reads about (offset + limit) × all / period
- * rows to fill the page, reading the period by time and sorting it reads the period's; the smaller
- * wins. The planner cannot tell them apart (it took the last 24 hours for 41,000 of a million
- * registrations; there were none) and walked the whole cost index for a day: 3-5 s, past the
- * statement timeout, against 13 ms.
+ * A page of the period's registrations, from registration_feed (0049): by date its time index from
+ * the period's start; by cost or length their index, or the period read by time and sorted, as
+ * readsPeriodByTime decides from the counts of the rollups (the planner cannot tell them apart: it
+ * took the last 24 hours for 41,000 of a million registrations, there were none, and walked the
+ * whole cost index: 3-5 s). The registrations and names of the page's rows only are read.
  */
-export async function registrationsFeed(
-  db: Executor, q: Omit<FeedQuery, 'sortBy' | 'source'> & { sortBy: 'date' | 'cost' | 'length'; periodCount?: number; allCount?: number },
-): Promise<RegistrationFeedRow[]> {
-  const key = q.sortBy === 'cost' ? sql.ref('r.cost_wei') : q.sortBy === 'length' ? sql.ref('n.label_length') : sql.ref('r.block_time');
-  const clubs = await clubsOf(db, q.clubs);
-  const { periodCount: period, allCount: all } = q;
-  const small = q.sortBy !== 'date' && q.start !== null && period !== undefined && all !== undefined
-    && period <= SORTED_IN_MEMORY && period * period <= (q.offset + q.limit) * all;
-  // OFFSET 0: the period's rows are planned alone, as the time index's range
-  const source = small
-    ? sql`(SELECT * FROM registrations WHERE kind = 'registration' AND block_time >= ${since(q)} OFFSET 0)`
-    : sql`registrations`;
-  const rows = await sql<RegistrationFeedRow>`
+export async function registrationsFeed(db: Executor, q: Omit<FeedQuery, 'sortBy' | 'source'> & { sortBy: 'date' | 'cost' | 'length' }): Promise<RegistrationFeedRow[]> {
+  const key = sql.ref(q.sortBy === 'cost' ? 'cost_wei' : q.sortBy === 'length' ? 'label_length' : 'block_time');
+  const dir = sql.raw(q.sortOrder);
+  // names in some club: said apart too, so that the clubs' own length index (0049) serves
+  const inClubs = q.clubs.kind === 'list' || q.clubs.kind === 'any' ? sql`AND clubs <> '{}'` : sql``;
+  const rows = sql`SELECT registration_id AS id, ${key} AS key FROM registration_feed WHERE block_time >= ${since(q)} AND ${clubCondition(q.clubs)} ${inClubs}`;
+  // OFFSET 0: the period's rows are planned alone, as the time index's range, then sorted
+  const page = sql`SELECT id, key FROM (${rows}${readsPeriodByTime(q) ? sql` OFFSET 0` : sql``}) f ORDER BY key ${dir}, id ${dir} OFFSET ${q.offset} LIMIT ${q.limit}`;
+  const result = await sql<RegistrationFeedRow>`
     SELECT r.id, n.name, r.actor_address, n.owner_address, r.cost_wei::text AS cost_wei, r.premium_wei::text AS premium_wei,
            n.label_length, r.block_time, n.clubs, r.referrer
-    FROM ${source} r JOIN ens_names n ON n.id = r.ens_name_id
-    WHERE r.kind = 'registration' AND r.block_time >= ${since(q)} AND ${clubs}
-    ORDER BY ${key} ${sql.raw(q.sortOrder)}, r.id ${sql.raw(q.sortOrder)}
-    LIMIT ${q.limit} OFFSET ${q.offset}
+    FROM (${page}) p JOIN registrations r ON r.id = p.id JOIN ens_names n ON n.id = r.ens_name_id
+    ORDER BY p.key ${dir}, p.id ${dir}
   `.execute(db);
-  return rows.rows;
+  return result.rows;
 }

@@ -391,6 +391,15 @@ export interface RefreshTokens {
   user_id: number;
 }
 
+export interface RegistrationFeed {
+  block_time: Timestamp;
+  clubs: Generated<string[]>;
+  cost_wei: Wei;
+  label: string;
+  label_length: Generated<number | null>;
+  registration_id: number;
+}
+
 export interface Registrations {
   actor_address: string;
   block_number: number;
@@ -556,6 +565,7 @@ export interface DB {
   offers: Offers;
   primary_names: PrimaryNames;
   refresh_tokens: RefreshTokens;
+  registration_feed: RegistrationFeed;
   registrations: Registrations;
   sales: Sales;
   search_labels: SearchLabels;

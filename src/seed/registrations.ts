@@ -1,6 +1,7 @@
 import { blockAt, PERMANENT_REGISTRAR, registrationCostGwei } from './chain.js';
 import type { ActivityLog } from './activity.js';
-import type { CopyWriter } from './copy.js';
+import { copyLine, textArray, type CopyWriter } from './copy.js';
+import { builtInClubsOf } from '../lib/clubs.js';
 import { PROGRAM_START, type DemoName } from './model.js';
 import type { Rng } from './random.js';
 import { iso } from './iso.js';
@@ -17,7 +18,8 @@ const REF_KINDS = { none: 0, ours: 1, other: 2 } as const;
  * hash, log index, referrer, cost in gwei; and the event's name, kind, times and actor), so the log
  * holds each event as its id alone and renders it again when its turn comes, in time order, without
  * reaching into names and events scattered over a heap of gigabytes (a cache miss or several per
- * row). Rows are rendered directly: none of their values needs COPY escaping.
+ * row). Rows are rendered directly: none of their values needs COPY escaping (but the labels of the
+ * registrations feed, which go through copyLine).
  */
 export class RegistrationWriter {
   private count = 0;
@@ -37,6 +39,8 @@ export class RegistrationWriter {
     /** transaction hashes: 32 random bytes each, from a stream of their own */
     private readonly txRng: Rng,
     private readonly w: CopyWriter,
+    /** registration_feed (0049): each registration's row, with its name's label and clubs */
+    private readonly feed: CopyWriter,
     private readonly log: ActivityLog,
     private readonly names: readonly DemoName[],
     referrer: string,
@@ -73,6 +77,7 @@ export class RegistrationWriter {
   /** Writes the registration events of the name with index `index` in the population. */
   async name(index: number): Promise<void> {
     const n = this.names[index];
+    let feedTail: string | undefined;
     for (let k = 0; k < n.events.length; k++) {
       const e = n.events[k];
       const ref = REF_KINDS[e.at >= PROGRAM_START ? this.rng.weighted({ ours: 45, other: 15, none: 40 }) : this.rng.weighted({ other: 5, none: 95 })];
@@ -91,6 +96,10 @@ export class RegistrationWriter {
       await this.w.addLine(`${i + 1}\t${n.id}\t${e.kind}\t${e.actor}\t${this.txOf(i)}\t${logIndex}\t${blockAt(e.at)}\t${iso(e.at)}\t${e.durationSeconds}\t${
         cost === 0 ? '0' : `${cost}000000000`}\t${this.referrers[ref] ?? '\\N'}\t${iso(e.expiry)}`);
       this.log.addRegistration(e.at, i, n.id, e.kind);
+      if (e.kind === 'registration') {
+        feedTail ??= copyLine([n.label, textArray(builtInClubsOf(n.label))]);
+        await this.feed.addLine(`${i + 1}\t${iso(e.at)}\t${cost === 0 ? '0' : `${cost}000000000`}\t${feedTail}`);
+      }
     }
   }
 

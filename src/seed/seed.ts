@@ -68,6 +68,7 @@ const COLUMNS = {
   users: ['id', 'address', 'email', 'email_verified_at', 'telegram', 'discord', 'created_at', 'updated_at'],
   ens_names: NAME_COLUMNS,
   registrations: ['id', 'ens_name_id', 'kind', 'actor_address', 'tx_hash', 'log_index', 'block_number', 'block_time', 'duration_seconds', 'cost_wei', 'referrer', 'expiry_date'],
+  registration_feed: ['registration_id', 'block_time', 'cost_wei', 'label', 'clubs'],
   listings: ['id', 'ens_name_id', 'seller_address', 'price_wei', 'currency_address', 'order_hash', 'order_data', 'status', 'source', 'created_at', 'updated_at',
     'expires_at', 'last_validated_at', 'unfunded_at', 'unfunded_reason', 'broker_address', 'broker_fee_bps', 'ens_name', 'name_expiry_date', 'value_wei', 'clubs'],
   offers: ['id', 'ens_name_id', 'buyer_address', 'offer_amount_wei', 'currency_address', 'order_hash', 'order_data', 'status', 'source', 'created_at', 'updated_at',
@@ -99,9 +100,9 @@ const REPLACED: Partial<Record<Table, ReplacedTriggers>> = {
   // the listing's name, its expiry and clubs (migrations 0002, 0048: a read of the name per row) and its
   // value in ETH (0020, a read of its currency and the latest ETH/USD price per row): the rows carry them
   listings: { triggers: ['listings_copy_name', 'listings_value_in_eth', 'listings_rollup_ins'] },
-  // each name's mint (0044), from all registrations at once
+  // each name's mint (0044), from all registrations at once; the feed's rows (0049) are copied beside them
   registrations: {
-    triggers: ['registrations_rollup_ins', 'registrations_name_mints_ins'],
+    triggers: ['registrations_rollup_ins', 'registrations_name_mints_ins', 'registrations_feed_ins'],
     instead: `INSERT INTO name_mints (ens_name_id, registration_id, actor_address, block_time, block_number, log_index)
       SELECT DISTINCT ON (ens_name_id) ens_name_id, id, actor_address, block_time, block_number, log_index FROM registrations
       WHERE kind = 'registration' ORDER BY ens_name_id, block_time, block_number, log_index, id`,
@@ -221,9 +222,9 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     const voters = population.others.slice(0, Math.min(20_000, Math.max(300, Math.round(names / 25))));
     const userAddresses = [...demo, ...voters];
     const log = new ActivityLog();
-    const [users, prices, regs, views, viewCounts] = await open('users', 'eth_usd_prices', 'registrations', 'name_views_daily', 'name_view_counts');
+    const [users, prices, regs, regFeed, views, viewCounts] = await open('users', 'eth_usd_prices', 'registrations', 'registration_feed', 'name_views_daily', 'name_view_counts');
     await writeUsers(new Rng('ens-market demo v1 users'), now, userAddresses, demo.length, users);
-    const registrations = new RegistrationWriter(new Rng('ens-market demo v1 registrations'), new Rng('ens-market demo v1 registration transactions'), regs, log,
+    const registrations = new RegistrationWriter(new Rng('ens-market demo v1 registrations'), new Rng('ens-market demo v1 registration transactions'), regs, regFeed, log,
       population.names, options.referrerCode.toLowerCase());
     const viewer = new ViewGenerator(new Rng('ens-market demo v1 views'), now, population.names, userAddresses.length, demo.length, { views, counts: viewCounts });
     const hashes = new NameHashes(keccak, population.names.length);
@@ -234,7 +235,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     }
     for (let day = PRICES_FROM / DAY; day <= Math.floor(now / DAY); day++) await prices.add([iso(day * DAY).slice(0, 10), ethUsdOnDay(day).toFixed(2)]);
     const pricesLoaded = commit([users, prices]);
-    const chainLoaded = commit([regs, views, viewCounts]);
+    const chainLoaded = commit([regs, regFeed, views, viewCounts]);
 
     // Second pass: the market and the votes, collecting what each name's row summarises; listings
     // are valued in ETH at the latest of the prices, as their trigger would once they are committed.

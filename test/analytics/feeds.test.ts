@@ -85,15 +85,62 @@ describe('analytics feeds equal their definition', () => {
     }), { numRuns: 150 });
   });
 
-  it('a name\'s orders and sales follow it into a club and out of it', async () => {
+  it('registrations by date, cost or length, for any period, club filter and page', async () => {
+    const query = fc.record({
+      period: fc.constantFrom(...PERIODS),
+      clubs: fc.option(fc.constantFrom('999', '10k', '3-letters', '999,3-letters', 'traders', 'any', 'none'), { nil: undefined }),
+      sortBy: fc.constantFrom<'date' | 'cost' | 'length'>('date', 'cost', 'length'),
+      sortOrder: fc.constantFrom<'asc' | 'desc'>('asc', 'desc'),
+      page: fc.integer({ min: 1, max: 4 }),
+      limit: fc.constantFrom(1, 7, 25),
+    });
+    await fc.assert(fc.asyncProperty(query, async (q) => {
+      const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/analytics/registrations?${params}` });
+      assert.equal(res.statusCode, 200, show(res));
+      const clubs: RawBuilder<unknown> = q.clubs === undefined ? sql`true` : q.clubs === 'any' ? sql`n.clubs <> '{}'` : q.clubs === 'none' ? sql`n.clubs = '{}'`
+        : sql`n.clubs && ${q.clubs.split(',')}::text[]`;
+      const key = q.sortBy === 'cost' ? sql`r.cost_wei` : q.sortBy === 'length' ? sql`n.label_length` : sql`r.block_time`;
+      const dir = sql.raw(q.sortOrder);
+      const want = await sql<{ id: number }>`SELECT r.id FROM registrations r JOIN ens_names n ON n.id = r.ens_name_id
+        WHERE r.kind = 'registration' AND r.block_time >= ${windowOf(q.period).start ?? new Date(0)} AND ${clubs}
+        ORDER BY ${key} ${dir}, r.id ${dir} OFFSET ${(q.page - 1) * q.limit} LIMIT ${q.limit}`.execute(t.container.db);
+      assert.deepEqual((body(res).data.results as { id: number }[]).map((r) => r.id), want.rows.map((r) => r.id), `registrations?${params}`);
+    }), { numRuns: 80 });
+  });
+
+  it('the registrations feed follows every write of registrations: insert, update, delete', async () => {
+    const { db } = t.container;
+    const drift = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM (
+      (SELECT r.id, r.block_time, r.cost_wei, n.label, n.clubs FROM registrations r JOIN ens_names n ON n.id = r.ens_name_id WHERE r.kind = 'registration'
+        EXCEPT SELECT registration_id, block_time, cost_wei, label, clubs FROM registration_feed)
+      UNION ALL (SELECT registration_id, block_time, cost_wei, label, clubs FROM registration_feed
+        EXCEPT SELECT r.id, r.block_time, r.cost_wei, n.label, n.clubs FROM registrations r JOIN ens_names n ON n.id = r.ens_name_id WHERE r.kind = 'registration')) d`
+      .execute(db)).rows[0].n;
+    const [name] = (await sql<{ id: number }>`SELECT id FROM ens_names WHERE clubs <> '{}' ORDER BY id LIMIT 1`.execute(db)).rows;
+    const { rows: [added] } = await sql<{ id: number }>`INSERT INTO registrations (ens_name_id, kind, actor_address, tx_hash, log_index, block_number, block_time, duration_seconds, cost_wei)
+      VALUES (${name.id}, 'registration', '0x000000000000000000000000000000000000beef', ${`0x${'ab'.repeat(32)}`}, 1, 1, now(), 31536000, 5) RETURNING id`.execute(db);
+    assert.equal(await drift(), 0, 'after an insert');
+    const cheapest = body(await t.app.inject({ method: 'GET', url: '/api/v1/analytics/registrations?period=24h&sortBy=cost&sortOrder=asc&limit=2' })).data.results; // a limit the property above never asks (its pages are kept 2 s)
+    assert.equal(cheapest[0]?.id, added.id, JSON.stringify(cheapest));
+    await sql`UPDATE registrations SET cost_wei = 7, kind = 'renewal' WHERE id = ${added.id}`.execute(db);
+    assert.equal(await drift(), 0, 'after an update to a renewal');
+    await sql`UPDATE registrations SET kind = 'registration' WHERE id = ${added.id}`.execute(db);
+    assert.equal(await drift(), 0, 'after an update back');
+    await sql`DELETE FROM registrations WHERE id = ${added.id}`.execute(db);
+    assert.equal(await drift(), 0, 'after a delete');
+  });
+
+  it('a name\'s orders, sales and registrations follow it into a club and out of it', async () => {
     const { db } = t.container;
     const [row] = (await sql<{ label: string; id: number }>`SELECT n.label, n.id FROM ens_names n WHERE n.clubs = '{}' AND EXISTS (SELECT FROM sales s WHERE s.ens_name_id = n.id)
       AND EXISTS (SELECT FROM listings l WHERE l.ens_name_id = n.id) ORDER BY n.id LIMIT 1`.execute(db)).rows;
     const inClub = async () => sql<{ n: number }>`SELECT (SELECT count(*) FROM listings WHERE ens_name_id = ${row.id} AND 'movers' = ANY(clubs))
       + (SELECT count(*) FROM sales WHERE ens_name_id = ${row.id} AND 'movers' = ANY(clubs))
+      + (SELECT count(*) FROM registration_feed f JOIN registrations r ON r.id = f.registration_id WHERE r.ens_name_id = ${row.id} AND 'movers' = ANY(f.clubs))
       + (SELECT count(*) FROM offers WHERE ens_name_id = ${row.id} AND 'movers' = ANY(clubs)) AS n`.execute(db);
     await importClub(db, 'movers', [row.label]);
-    assert.ok(Number((await inClub()).rows[0].n) >= 2);
+    assert.ok(Number((await inClub()).rows[0].n) >= 3);
     const listings = body(await t.app.inject({ method: 'GET', url: '/api/v1/analytics/listings?period=all&clubs=movers' })).data;
     assert.ok(listings.results.length > 0 && listings.results.every((r: { name: string }) => r.name === `${row.label}.eth`), JSON.stringify(listings));
     await importClub(db, 'movers', []);

@@ -308,6 +308,17 @@ describe('demo data seed', () => {
     assert.deepEqual(r, { want: r.want, have: r.want, missing: 0, extra: 0 });
   });
 
+  it('writes each registration\'s feed row with its time, cost, label (and length) and clubs', async () => {
+    const [r] = await q(`WITH want AS (
+        SELECT r.id, r.block_time, r.cost_wei, n.label, n.label_length, n.clubs FROM registrations r JOIN ens_names n ON n.id = r.ens_name_id WHERE r.kind = 'registration'),
+      have AS (SELECT registration_id AS id, block_time, cost_wei, label, label_length, clubs FROM registration_feed)
+      SELECT (SELECT count(*)::int FROM want) AS want, (SELECT count(*)::int FROM have) AS have,
+        (SELECT count(*)::int FROM (SELECT * FROM want EXCEPT SELECT * FROM have) d) AS missing,
+        (SELECT count(*)::int FROM (SELECT * FROM have EXCEPT SELECT * FROM want) d) AS extra`);
+    assert.ok(r.want >= NAMES, JSON.stringify(r));
+    assert.deepEqual(r, { want: r.want, have: r.want, missing: 0, extra: 0 });
+  });
+
   it('prices registrations with the day\'s ETH/USD and has a price for every day since 2017-05-01', async () => {
     const [days] = await q(`SELECT min(day)::text AS first, max(day)::text AS last, count(*)::int AS n FROM eth_usd_prices`);
     assert.equal(days.first, '2017-05-01');
