@@ -24,6 +24,9 @@ import { countFeed, listingsFeed, offersFeed, registrationsFeed, salesFeed, type
 const CACHE_SECONDS = 15;
 const FEED_COUNT_CAP = 100_000;
 
+/** A feed's query as the repository reads it, with its window and status. */
+type FeedQ = FeedQuery & { window: Window; status?: string };
+
 export interface FeedParams {
   period: AnalyticsPeriod;
   source?: string;
@@ -238,7 +241,7 @@ export class AnalyticsService {
     });
   }
 
-  private feedQuery(p: FeedParams): FeedQuery & { window: Window; status?: string } {
+  private feedQuery(p: FeedParams): FeedQ {
     const window = windowOf(p.period);
     return {
       window, start: window.start, clubs: parseClubFilter(p.clubs, 'query.clubs'), source: p.source,
@@ -253,36 +256,38 @@ export class AnalyticsService {
   async salesFeed(p: FeedParams) {
     const q = this.feedQuery(p);
     return this.feedMemo('sales', q, async () => {
-      const [sums, rowCounts] = await Promise.all([sumRollups(this.deps.db, { kind: 'sale', window: q.window, clubs: q.clubs, source: q.source }), this.periodRows('sale', q)]);
-      const rows = await salesFeed(this.deps.db, { ...q, ...rowCounts, matchCount: sums[0].count });
+      const total = sumRollups(this.deps.db, { kind: 'sale', window: q.window, clubs: q.clubs, source: q.source }).then((sums) => sums[0].count);
+      const [count, rows] = await this.feedPage('sale', q, total, (page) => salesFeed(this.deps.db, page));
       return {
         results: rows.map((r) => ({
           id: r.id, name: r.name, token_id: weiString(r.token_id), sale_price_wei: weiString(r.price_wei), currency_address: r.currency_address,
           buyer_address: r.buyer_address, seller_address: r.seller_address, sale_date: r.sold_at.toISOString(), source: r.source,
           transaction_hash: r.tx_hash, clubs: r.clubs,
         })),
-        pagination: pageB(p.page, p.limit, sums[0].count),
+        pagination: pageB(p.page, p.limit, count),
       };
     });
   }
 
   /**
-   * For a price sort over a period: how many rows of the kind the period and all time hold (from
-   * the rollups, kept until they change), which with the page's match count decide how the page is
-   * read (feeds.repository: walked in price order, or read by time and sorted).
+   * A feed's total and page. Sorted by price over a period, the page is read once the counts that
+   * decide how are known (feeds.repository: walked in price order, or the period read by time and
+   * sorted): the matches (the total), and the rows of the kind in the period and in all time (from
+   * the rollups, kept until they change); otherwise beside the total.
    */
-  private async periodRows(kind: RollupKind, q: ReturnType<AnalyticsService['feedQuery']>): Promise<{ periodCount?: number; allCount?: number }> {
-    if (q.sortBy !== 'price' || q.window.start === null) return {};
-    const all = windowOf('all');
-    return this.memo(`rows:${kind}:${q.window.start.toISOString()}:${q.window.end.toISOString()}`, async () => {
-      const count = async (w: Window) => (await sumRollups(this.deps.db, { kind, window: w, clubs: { kind: 'all' }, fields: ['count'] }))[0].count;
-      const [periodCount, allCount] = await Promise.all([count(q.window), count(all)]);
-      return { periodCount, allCount };
-    });
+  private async feedPage<R>(kind: RollupKind, q: FeedQ, total: Promise<number>, read: (q: FeedQ) => Promise<R[]>): Promise<[number, R[]]> {
+    const start = q.window.start;
+    if (q.sortBy !== 'price' || start === null) return Promise.all([total, read(q)]);
+    const count = async (w: Window) => (await sumRollups(this.deps.db, { kind, window: w, clubs: { kind: 'all' }, fields: ['count'] }))[0].count;
+    const [matchCount, [periodCount, allCount]] = await Promise.all([
+      total,
+      this.memo(`rows:${kind}:${start.toISOString()}:${q.window.end.toISOString()}`, () => Promise.all([count(q.window), count(windowOf('all'))])),
+    ]);
+    return [matchCount, await read({ ...q, periodCount, allCount, matchCount })];
   }
 
   /** Without a status the total is the rollup's; a status is current state, counted (bounded) per request. */
-  private async feedTotal(kind: 'listings' | 'offers', q: ReturnType<AnalyticsService['feedQuery']>): Promise<number> {
+  private async feedTotal(kind: 'listings' | 'offers', q: FeedQ): Promise<number> {
     if (q.status === undefined) return (await sumRollups(this.deps.db, { kind: kind === 'listings' ? 'listing' : 'offer', window: q.window, clubs: q.clubs, source: q.source }))[0].count;
     const key = `feed-total:${kind}:${q.status}:${q.source ?? ''}:${JSON.stringify(q.clubs)}:${q.window.start?.toISOString() ?? 'all'}`;
     return this.counted(key, () => countFeed(this.deps.db, kind, q, FEED_COUNT_CAP));
@@ -290,8 +295,7 @@ export class AnalyticsService {
 
   async listingsFeed(p: FeedParams) {
     const q = this.feedQuery(p);
-    const [total, rowCounts] = await Promise.all([this.feedTotal('listings', q), this.periodRows('listing', q)]);
-    const rows = await listingsFeed(this.deps.db, { ...q, ...rowCounts, matchCount: total });
+    const [total, rows] = await this.feedPage('listing', q, this.feedTotal('listings', q), (page) => listingsFeed(this.deps.db, page));
     const now = Date.now();
     return {
       results: rows.map((r) => ({
@@ -305,8 +309,7 @@ export class AnalyticsService {
 
   async offersFeed(p: FeedParams) {
     const q = this.feedQuery({ ...p, status: p.status === undefined ? undefined : (OFFER_STATUS_ALIAS[p.status] ?? p.status) });
-    const [total, rowCounts] = await Promise.all([this.feedTotal('offers', q), this.periodRows('offer', q)]);
-    const rows = await offersFeed(this.deps.db, { ...q, ...rowCounts, matchCount: total });
+    const [total, rows] = await this.feedPage('offer', q, this.feedTotal('offers', q), (page) => offersFeed(this.deps.db, page));
     const now = Date.now();
     return {
       results: rows.map((r) => ({
