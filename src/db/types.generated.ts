@@ -487,6 +487,11 @@ export interface Users {
   updated_at: Generated<Timestamp>;
 }
 
+export interface VoteBoardCounts {
+  names: number;
+  shard: number;
+}
+
 export interface VoteEvents {
   cast_at: Generated<Timestamp>;
   ens_name_id: number;
@@ -575,6 +580,7 @@ export interface DB {
   trend_windows: TrendWindows;
   user_blocks: UserBlocks;
   users: Users;
+  vote_board_counts: VoteBoardCounts;
   vote_events: VoteEvents;
   votes: Votes;
   watchlist_items: WatchlistItems;

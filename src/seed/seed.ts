@@ -89,12 +89,14 @@ type Table = keyof typeof COLUMNS;
 const rollupMarks = (table: Table) => ({ triggers: [`${table}_rollup_ins`] });
 /** Triggers the loads do without, by table. */
 const REPLACED: Partial<Record<Table, ReplacedTriggers>> = {
-  // each club's names (migration 0018) and the searchable labels (0040), row by row, written for all names at once
+  // each club's names (migration 0018), the searchable labels (0040) and the vote board's count (0050),
+  // row by row, written for all names at once
   ens_names: {
-    triggers: ['ens_names_club_names', 'ens_names_search_labels'],
+    triggers: ['ens_names_club_names', 'ens_names_search_labels', 'ens_names_vote_board_ins'],
     instead: `INSERT INTO club_names (club, label, ens_name_id, searchable, label_length, char_class, listing_created_at)
       SELECT DISTINCT c, n.label, n.id, n.searchable, n.label_length, n.char_class, n.listing_created_at FROM ens_names n CROSS JOIN LATERAL unnest(n.clubs) c WHERE n.clubs <> '{}';
-      INSERT INTO search_labels (id, label, label_length) SELECT id, label, label_length FROM ens_names WHERE searchable ORDER BY id`,
+      INSERT INTO search_labels (id, label, label_length) SELECT id, label, label_length FROM ens_names WHERE searchable ORDER BY id;
+      SELECT vote_board_recount()`,
     fills: ['club_names', 'search_labels'],
   },
   // the listing's name, its expiry and clubs (migrations 0002, 0048: a read of the name per row) and its

@@ -6,7 +6,6 @@ import { addVotes } from '../db/repositories/ens-names.repository.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { recordActivity } from '../history/index.js';
-import { cached } from '../infra/cache.js';
 import { InvalidNameError, normalizeEthName } from '../lib/ens.js';
 import { offsetOf, pageB, type PageB } from '../lib/pagination.js';
 import { bumpTrends } from '../trends/index.js';
@@ -53,14 +52,6 @@ const SORT_COLUMN = { netScore: 'net_score', upvotes: 'upvotes', downvotes: 'dow
 
 const HAS_VOTES = sql<boolean>`upvotes + downvotes > 0`;
 
-/**
- * The number of names on the board, cached: counting the partial index costs ~30 ms at 200,000
- * voted names, the page itself ~1 ms. A cast that puts a name on the board or takes it off drops
- * the entry after commit; only writers outside this service (seed, bulk loads) or a count racing
- * that commit can leave it stale, for at most the TTL.
- */
-const BOARD_TOTAL_KEY = 'votes:leaderboard:total';
-const BOARD_TOTAL_TTL_SECONDS = 60;
 
 function asVote(v: number | undefined): 1 | -1 | null {
   return v === 1 || v === -1 ? v : null;
@@ -68,7 +59,7 @@ function asVote(v: number | undefined): 1 | -1 | null {
 
 /** Votes on names: one per user and name, changed in place; every cast is also an event. */
 export class VoteService {
-  constructor(private readonly deps: Pick<Deps, 'cache' | 'db' | 'logger'>) {}
+  constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
   /**
    * Casts, changes (1 / -1) or removes (0) the caller's vote. The name row is locked first, so
@@ -83,8 +74,8 @@ export class VoteService {
       if (e instanceof InvalidNameError) throw new AppError('INVALID_NAME', `Invalid ENS name: ${e.message}`, { field: 'body.ensName' });
       throw e;
     }
-    const result = await this.deps.db.transaction().execute(async (trx) => {
-      const target = await trx.selectFrom('ens_names').select(['id', 'name', 'upvotes', 'downvotes']).where('name', '=', name).forNoKeyUpdate().executeTakeFirst();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const target = await trx.selectFrom('ens_names').select(['id', 'name']).where('name', '=', name).forNoKeyUpdate().executeTakeFirst();
       if (!target) throw new AppError('ENS_NAME_NOT_FOUND', 'ENS name not found');
       const current = await trx.selectFrom('votes').select(['vote', 'updated_at']).where('user_id', '=', userId).where('ens_name_id', '=', target.id).executeTakeFirst();
       const previous = current?.vote ?? 0;
@@ -111,13 +102,8 @@ export class VoteService {
         ? await trx.selectFrom('ens_names').select(['upvotes', 'downvotes', 'net_score']).where('id', '=', target.id).executeTakeFirstOrThrow()
         : await addVotes(trx, target.id, up, down);
       const stats: VoteStats = { ensName: target.name, upvotes: counts.upvotes, downvotes: counts.downvotes, netScore: counts.net_score, userVote: asVote(vote) };
-      return { stats, boardChanged: (target.upvotes + target.downvotes > 0) !== (counts.upvotes + counts.downvotes > 0) };
+      return stats;
     });
-    if (result.boardChanged) {
-      // After commit, so a reader cannot cache the old count again; the vote stands even if this fails.
-      await this.deps.cache.del(BOARD_TOTAL_KEY).catch((err: unknown) => this.deps.logger.warn({ err }, 'vote board total not invalidated'));
-    }
-    return result.stats;
   }
 
   /** Counts of a name, and the viewer's vote when there is a viewer. A name that does not normalize does not exist. */
@@ -156,10 +142,8 @@ export class VoteService {
         LEFT JOIN LATERAL (SELECT l.id AS listing_id, l.price_wei, l.currency_address, l.status, l.source FROM listings l
           WHERE ${ACTIVE_WHERE} ORDER BY l.created_at DESC, l.id DESC LIMIT 1) l ON true
         ORDER BY n.${order} DESC, n.id ASC`.execute(db).then((r) => r.rows),
-      cached(this.deps.cache, BOARD_TOTAL_KEY, BOARD_TOTAL_TTL_SECONDS, async () => {
-        const row = await db.selectFrom('ens_names').select((eb) => eb.fn.countAll<number>().as('n')).where(HAS_VOTES).executeTakeFirstOrThrow();
-        return Number(row.n);
-      }),
+      // the names on the board, kept by the writes of the vote counts (0050): sixteen rows, not a count of the board
+      sql<{ n: number }>`SELECT ${GENERIC_PLAN} coalesce(sum(names), 0)::int AS n FROM vote_board_counts`.execute(db).then((r) => r.rows[0].n),
     ]);
     return { leaderboard: jsonArray(rows.map((r) => r.json)), pagination: pageB(page, limit, total) };
   }

@@ -308,6 +308,12 @@ describe('demo data seed', () => {
     assert.deepEqual(r, { want: r.want, have: r.want, missing: 0, extra: 0 });
   });
 
+  it('counts the names on the vote board', async () => {
+    const [r] = await q(`SELECT (SELECT sum(names)::int FROM vote_board_counts) AS kept, (SELECT count(*)::int FROM ens_names WHERE upvotes + downvotes > 0) AS counted`);
+    assert.ok(r.counted > 0);
+    assert.equal(r.kept, r.counted);
+  });
+
   it('writes each registration\'s feed row with its time, cost, label (and length) and clubs', async () => {
     const [r] = await q(`WITH want AS (
         SELECT r.id, r.block_time, r.cost_wei, n.label, n.label_length, n.clubs FROM registrations r JOIN ens_names n ON n.id = r.ens_name_id WHERE r.kind = 'registration'),
