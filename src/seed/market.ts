@@ -4,10 +4,9 @@ import { amountText } from '../orders/index.js';
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
 import type { ActivityLog } from './activity.js';
 import { blockAt, priceOf, type Currencies, type Currency } from './chain.js';
-import { textArray, type CopyWriter } from './copy.js';
-import { builtInClubsOf } from '../lib/clubs.js';
+import type { CopyWriter } from './copy.js';
 import type { DemoName, DemoSale } from './model.js';
-import type { NameSummaries } from './names.js';
+import type { NameClubs, NameSummaries } from './names.js';
 import type { OrderHasher, OrderSigner } from './orders.js';
 import type { Rng } from './random.js';
 import { iso } from './iso.js';
@@ -71,16 +70,11 @@ export class MarketGenerator {
     /** How often an offer maker is a demo account (beyond the few each is given). */
     private readonly demoOfferShare: number,
     private readonly summaries: NameSummaries,
+    /** the names' clubs, which their listings, offers and sales carry (as their insert triggers would copy them) */
+    private readonly clubs: NameClubs,
   ) {
     this.demoSet = new Set(demo);
   }
-
-  /** The name's clubs as a COPY array, which its listings, offers and sales carry (as their insert triggers would copy). */
-  private clubsText(name: DemoName): string {
-    if (this.clubsOfName?.id !== name.id) this.clubsOfName = { id: name.id, text: textArray(builtInClubsOf(name.label)) };
-    return this.clubsOfName.text;
-  }
-  private clubsOfName?: { id: number; text: string };
 
   private amount(eth: number, currency: Currency, at: number): bigint {
     return priceOf(eth, currency, at);
@@ -106,7 +100,7 @@ export class MarketGenerator {
       iso(created), iso(extra.updated ?? created), iso(end), live ? iso(this.now - this.rng.between(0, 12 * HOUR)) : null,
       extra.unfundedAt === undefined ? null : iso(extra.unfundedAt), extra.unfundedAt === undefined ? null : 'approval_revoked',
       extra.fee ? extra.fee.recipient : null, extra.fee ? extra.fee.bps : null, `${name.label}.eth`, iso(name.expiry),
-      this.summaries.ethValue(price, this.currencies[currency])?.toString() ?? null, this.clubsText(name)]);
+      this.summaries.ethValue(price, this.currencies[currency])?.toString() ?? null, this.clubs.text(name.id)]);
     if (status === 'active') this.summaries.listing(name.id, id, price, this.currencies[currency], created, end);
     const event = { nameId: name.id, actor: seller, price: price.toString(), currency: this.currencies[currency], platform: 'grails' };
     this.log.add({ ...event, type: 'listed', metadata: { listing_id: id, cause: 'placed' }, at: created });
@@ -126,7 +120,7 @@ export class MarketGenerator {
     const live = status === 'pending' || status === 'unfunded';
     await this.w.offers.add([id, name.id, buyer, amount.toString(), this.currencies[currency], hash, data, status, this.rng.chance(0.85) ? 'grails' : 'opensea',
       iso(created), iso(extra.updated ?? created), iso(end), live ? iso(this.now - this.rng.between(0, 12 * HOUR)) : null,
-      extra.unfundedAt === undefined ? null : iso(extra.unfundedAt), extra.unfundedAt === undefined ? null : 'insufficient_balance', name.owner, this.clubsText(name)]);
+      extra.unfundedAt === undefined ? null : iso(extra.unfundedAt), extra.unfundedAt === undefined ? null : 'insufficient_balance', name.owner, this.clubs.text(name.id)]);
     if (status === 'pending') this.summaries.offer(name.id, id, amount, this.currencies[currency], created, end);
     const event = { nameId: name.id, actor: buyer, counterparty: owner, price: amount.toString(), currency: this.currencies[currency], platform: 'grails' };
     this.log.add({ ...event, type: 'offer_made', metadata: { offer_id: id, cause: 'placed' }, at: created });
@@ -182,7 +176,7 @@ export class MarketGenerator {
     const currency = this.currencies[s.currency];
     const logIndex = this.rng.int(0, 300);
     const platform = s.via === 'external' ? 'seaport' : 'grails';
-    await this.w.sales.add([id, name.id, s.seller, s.buyer, price.toString(), currency, hash, listingId, offerId, txHash, logIndex, platform, iso(s.at), this.clubsText(name)]);
+    await this.w.sales.add([id, name.id, s.seller, s.buyer, price.toString(), currency, hash, listingId, offerId, txHash, logIndex, platform, iso(s.at), this.clubs.text(name.id)]);
     this.log.add({
       type: 'sale', nameId: name.id, actor: s.seller, counterparty: s.buyer, price: price.toString(), currency, platform, tx: txHash, block: blockAt(s.at), logIndex,
       metadata: { order_hash: hash, ...(listingId !== null ? { listing_id: listingId } : offerId !== null ? { offer_id: offerId } : {}) }, at: s.at,

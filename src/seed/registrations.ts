@@ -1,8 +1,8 @@
 import { blockAt, PERMANENT_REGISTRAR, registrationCostGwei } from './chain.js';
 import type { ActivityLog } from './activity.js';
-import { copyLine, textArray, type CopyWriter } from './copy.js';
-import { builtInClubsOf } from '../lib/clubs.js';
+import { copyLine, type CopyWriter } from './copy.js';
 import { PROGRAM_START, type DemoName } from './model.js';
+import type { NameClubs } from './names.js';
 import type { Rng } from './random.js';
 import { iso } from './iso.js';
 
@@ -43,6 +43,7 @@ export class RegistrationWriter {
     private readonly feed: CopyWriter,
     private readonly log: ActivityLog,
     private readonly names: readonly DemoName[],
+    private readonly clubs: NameClubs,
     referrer: string,
   ) {
     this.referrers = [null, referrer, OTHER_REFERRER];
@@ -97,7 +98,7 @@ export class RegistrationWriter {
         cost === 0 ? '0' : `${cost}000000000`}\t${this.referrers[ref] ?? '\\N'}\t${iso(e.expiry)}`);
       this.log.addRegistration(e.at, i, n.id, e.kind);
       if (e.kind === 'registration') {
-        feedTail ??= copyLine([n.label, textArray(builtInClubsOf(n.label))]);
+        feedTail ??= `${copyLine([n.label])}\t${this.clubs.text(n.id)}`;
         await this.feed.addLine(`${i + 1}\t${iso(e.at)}\t${cost === 0 ? '0' : `${cost}000000000`}\t${feedTail}`);
       }
     }

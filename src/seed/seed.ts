@@ -2,13 +2,12 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import { MAINNET, type Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { builtInClubsOf } from '../lib/clubs.js';
 import { DAY, HOUR } from '../lib/time.js';
 import { ACTIVITY_COLUMNS, ActivityLog, CLUB_ACTIVITY_COLUMNS } from './activity.js';
 import { ethUsdOnDay, PRICES_FROM, type Currencies } from './chain.js';
 import { writeUsers, writeVotes } from './community.js';
 import { park, restoreParked } from './bulk.js';
-import { ethValuer, NAME_COLUMNS, NameHashes, NameSummaries, writeName } from './names.js';
+import { ethValuer, NAME_COLUMNS, NameClubs, NameHashes, NameSummaries, writeName } from './names.js';
 import { CopyWriter, type ReplacedTriggers } from './copy.js';
 import { refreshDerived } from './derived.js';
 import { loadKeccak } from './keccak.js';
@@ -60,7 +59,6 @@ const EMPTIED = [...new Set([...TABLES, ...REFERRING, 'market_rollups', 'market_
 /** What the derived refreshes write. */
 const DERIVED_TABLES = ['name_viewer_latest', 'name_viewers_by_day', 'clubs', 'club_names', 'club_members', 'club_holders', 'club_stats', 'market_rollups', 'trend_buckets', 'trend_totals', 'analytics_snapshots',
   'awards_leaderboard', 'holder_leaderboard', 'sync_state'];
-const NO_CLUBS: readonly string[] = [];
 const WITH_ID = ['users', 'ens_names', 'registrations', 'sales', 'listings', 'offers', 'vote_events', 'notifications'];
 const COLUMNS = {
   activity_events: ACTIVITY_COLUMNS,
@@ -206,12 +204,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     const population = buildPopulation({ names, now, demoAddresses: demo, gracePeriodDays: options.gracePeriodDays ?? 90, premiumPeriodDays: options.premiumPeriodDays ?? 21,
       keccak });
     progress('(generated in memory)', population.names.length);
-    // by name id: the keys its events are kept under in club_activity (its clubs and '*'), if it is in any
-    const clubKeys: (readonly string[])[] = [];
-    for (const n of population.names) {
-      const clubs = builtInClubsOf(n.label);
-      clubKeys[n.id] = clubs.length === 0 ? NO_CLUBS : [...clubs, '*'];
-    }
+    const clubs = new NameClubs(population.names);
     const currencies: Currencies = { eth: '0x0000000000000000000000000000000000000000', weth: (options.wethAddress ?? MAINNET.weth).toLowerCase(), usdc: MAINNET.usdc };
 
     await healInterruptedSeed(pool);
@@ -227,7 +220,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     const [users, prices, regs, regFeed, views, viewCounts] = await open('users', 'eth_usd_prices', 'registrations', 'registration_feed', 'name_views_daily', 'name_view_counts');
     await writeUsers(new Rng('ens-market demo v1 users'), now, userAddresses, demo.length, users);
     const registrations = new RegistrationWriter(new Rng('ens-market demo v1 registrations'), new Rng('ens-market demo v1 registration transactions'), regs, regFeed, log,
-      population.names, options.referrerCode.toLowerCase());
+      population.names, clubs, options.referrerCode.toLowerCase());
     const viewer = new ViewGenerator(new Rng('ens-market demo v1 views'), now, population.names, userAddresses.length, demo.length, { views, counts: viewCounts });
     const hashes = new NameHashes(keccak, population.names.length);
     for (let i = 0; i < population.names.length; i++) {
@@ -248,7 +241,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     const summaries = new NameSummaries(population.names.length, now, await ethValuer(db, now));
     const [listings, offers, sales, notifications, votes, voteEvents] = await open('listings', 'offers', 'sales', 'notifications', 'votes', 'vote_events');
     const market = new MarketGenerator(new Rng('ens-market demo v1 market'), now, { listings, offers, sales, notifications }, hasher, signer, contracts,
-      currencies, demo, pickOther(population.others), log, Math.min(0.12, 1500 / names), summaries);
+      currencies, demo, pickOther(population.others), log, Math.min(0.12, 1500 / names), summaries, clubs);
     for (const n of population.names) await market.name(n);
     await writeVotes(new Rng('ens-market demo v1 votes'), now, userAddresses, demo.length, population.names, votes, voteEvents, log, summaries);
     const marketLoaded = commit([listings, offers, sales, notifications, votes, voteEvents]);
@@ -258,7 +251,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     // (which mostly waits on its COPY) while the tables above commit and build their indexes.
     const activityLoaded = (async () => {
       const [activityEvents, clubActivity] = await open('activity_events', 'club_activity');
-      await log.write(activityEvents, registrations.activityLine, { writer: clubActivity, keysOf: (id) => clubKeys[id] ?? NO_CLUBS });
+      await log.write(activityEvents, registrations.activityLine, { writer: clubActivity, keysOf: (id) => clubs.activityKeys(id) });
       await commit([activityEvents, clubActivity]);
       // live events follow the seeded ones
       await pool.query(`SELECT setval(pg_get_serial_sequence('activity_events', 'id'), GREATEST(1, $1::bigint), $1::bigint > 0)`, [log.size]);
@@ -269,7 +262,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     // Last pass: the names' rows, summaries included (no update of a million rows after the load),
     // their indexes and unique keys built before they commit.
     const [ensNames] = await open('ens_names');
-    for (let i = 0; i < population.names.length; i++) await writeName(ensNames, i, population.names[i], hashes, summaries, currencies, now);
+    for (let i = 0; i < population.names.length; i++) await writeName(ensNames, i, population.names[i], hashes, clubs, summaries, currencies, now);
     const namesLoaded = commit([ensNames]);
 
     await namesLoaded;
