@@ -39,10 +39,14 @@ export interface ActivityRow {
 
 const and = (conds: RawBuilder<unknown>[]) => (conds.length === 0 ? sql`TRUE` : sql.join(conds, sql` AND `));
 
+/** Under which key club_activity (0047) keeps a club's events: its name, or `*` for names in any club. */
+const clubKey = (club: string) => (club === 'any' ? '*' : club);
+
 /**
- * Conditions other than the address. The club and owner filters name a set of names; the
- * planner either walks the log in id order checking each name, or (for a small set) reads each
- * name's newest events from activity_events_name_idx.
+ * Conditions other than the address. The owner filters name a set of names; the planner either
+ * walks the log in id order checking each name, or (for a small set) reads each name's newest
+ * events from activity_events_name_idx. A club alone is read from club_activity (clubActivityIds);
+ * beside other filters it is a check of each event.
  */
 function conditions(f: ActivityFilter, types = f.types): RawBuilder<unknown>[] {
   const c: RawBuilder<unknown>[] = [];
@@ -52,9 +56,10 @@ function conditions(f: ActivityFilter, types = f.types): RawBuilder<unknown>[] {
   else if (types && types.length > 1) c.push(sql`event_type = ANY(${[...types]}::text[])`);
   if (f.platform !== undefined) c.push(sql`platform = ${f.platform}`);
   if (f.ensNameId !== undefined) c.push(sql`ens_name_id = ${f.ensNameId}`);
-  if (f.club === 'any') c.push(sql`ens_name_id IN (SELECT id FROM ens_names WHERE clubs <> '{}')`);
-  // a club's names from club_names (0018), an index range, then each name's newest events
-  else if (f.club !== undefined) c.push(sql`ens_name_id IN (SELECT ens_name_id FROM club_names WHERE club = ${f.club})`);
+  // beside another filter (an address, a name, the feed's names), each event of theirs looked up in
+  // the clubs' activity (0047) rather than its name's clubs in ens_names (the largest owner's events
+  // in any club, capped count: 511 ms → 112 ms cold)
+  if (f.club !== undefined) c.push(sql`EXISTS (SELECT FROM club_activity c WHERE c.club = ${clubKey(f.club)} AND c.event_id = activity_events.id)`);
   const owned = f.ownedBy === undefined ? undefined : sql`SELECT id FROM ens_names WHERE owner_address = ${f.ownedBy}`;
   const watched = f.watchedBy === undefined ? undefined : sql`SELECT ens_name_id FROM watchlist_items WHERE user_id = ${f.watchedBy}`;
   if (owned && watched) c.push(sql`ens_name_id IN (${owned} UNION ${watched})`);
@@ -98,15 +103,13 @@ export async function activityIds(db: Executor, f: ActivityFilter, offset: numbe
   return { ids: rows.rows.map((r) => r.id), ...count };
 }
 
-/** Under which key club_activity (0047) keeps the events of names in any club. */
-const ANY_CLUB = '*';
 
 /**
  * A club's events (with the type and platform filters): ranges of club_activity, one per type,
  * read in index order and merged, and the capped count likewise; the log itself is not read.
  */
 async function clubActivityIds(f: ActivityFilter, club: string, offset: number, limit: number, db: Executor): Promise<{ ids: number[]; total: number; capped: boolean }> {
-  const key = club === 'any' ? ANY_CLUB : club;
+  const key = clubKey(club);
   const where = (type?: string) => and([
     sql`club = ${key}`,
     ...(type === undefined ? [] : [sql`event_type = ${type}`]),

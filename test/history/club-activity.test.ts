@@ -62,6 +62,11 @@ describe('club activity', () => {
     assert.deepEqual(idsOf(await get('/activity?club=any&event_type=sale,registration')), [sale, reg]);
     assert.deepEqual(idsOf(await get('/activity?club=any&platform=seaport')), [sale]);
     assert.deepEqual(idsOf(await get('/activity?club=hounds&platform=grails&event_type=listed,offer_made')), [later, listed]);
+    // beside an address or a name, each of their events is checked against the club
+    assert.deepEqual(idsOf(await get(`/activity?club=hounds&address=${A1}`)), [later, sale, listed]);
+    assert.deepEqual(idsOf(await get(`/activity?club=999&address=${A1}`)), [vote, reg]);
+    assert.deepEqual(idsOf(await get('/activity?club=any&name=foxhound.eth&event_type=sale')), [sale]);
+    assert.deepEqual(idsOf(await get('/activity?club=999&name=foxhound.eth')), []);
     res = await get('/activity?club=any&limit=2&page=2');
     assert.deepEqual(idsOf(res), [sale, listed]);
     assert.deepEqual(body(res).data.pagination, { page: 2, limit: 2, total: 5, totalPages: 3, hasNext: true, hasPrev: true });
