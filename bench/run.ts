@@ -189,6 +189,15 @@ const cases: Case[] = [
       ...each(owners.slice(0, 10), (o) => `/api/v1/activity/address/${o}`), ...each(names.slice(0, 10), (n) => `/api/v1/activity/${enc(n)}`),
     ],
   },
+  {
+    // uncached: statuses a user's own action changes (listings, offers); registrations kept 2 s
+    name: 'analytics feeds (listings, offers, registrations: statuses, clubs, sorts)', kind: 'list', paths: [
+      '/api/v1/analytics/listings?period=30d&status=active&sortBy=price', `/api/v1/analytics/listings?period=7d&clubs=${enc(clubs[0])}&sortBy=price&page=3`,
+      '/api/v1/analytics/listings?period=all&status=expired&page=5', '/api/v1/analytics/offers?period=7d&status=pending&sortBy=price&sortOrder=asc',
+      `/api/v1/analytics/offers?period=90d&clubs=${enc(clubs[1 % clubs.length])}&page=2`, '/api/v1/analytics/offers?period=1y&status=expired&sortBy=price',
+      `/api/v1/analytics/registrations?period=30d&sortBy=length&clubs=${enc(clubs[0])}`, '/api/v1/analytics/registrations?period=1y&sortBy=cost&page=4',
+    ],
+  },
   { name: 'comments mix', kind: 'list', paths: [...pages('/api/v1/comments/feed'), `/api/v1/comments/feed?club=${enc(clubs[0])}`, ...each(names.slice(0, 10), (n) => `/api/v1/comments?name=${enc(n)}`)] },
   { name: 'also viewed', kind: 'list', paths: each(names.slice(0, 10), (n) => `/api/v1/recommendations/also-viewed/${enc(n)}`) },
   { name: 'clubs, a club, its holders', kind: 'list', paths: ['/api/v1/clubs', ...each(clubs, (c) => `/api/v1/clubs/${enc(c)}`), ...each(clubs, (c) => `/api/v1/clubs/${enc(c)}/holders`)] },

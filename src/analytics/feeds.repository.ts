@@ -101,27 +101,9 @@ export interface SaleFeedRow {
   seller_address: string; sold_at: Date; source: string; tx_hash: string | null; clubs: string[];
 }
 
-export async function salesFeed(db: Executor, q: FeedQuery): Promise<SaleFeedRow[]> {
-  const dir = sql.raw(q.sortOrder);
-  const { rows } = await sql<SaleFeedRow>`
-    SELECT s.id, n.name, n.token_id, s.price_wei, s.currency_address, s.buyer_address, s.seller_address, s.sold_at, s.source, s.tx_hash, n.clubs
-    FROM (${feedPage(FEEDS.sales, q)}) p JOIN sales s ON s.id = p.id JOIN ens_names n ON n.id = s.ens_name_id
-    ORDER BY p.key ${dir}, p.id ${dir}`.execute(db);
-  return rows;
-}
-
 export interface ListingFeedRow {
   id: number; name: string; token_id: string; price_wei: string; currency_address: string; seller_address: string;
   status: string; expires_at: Date | null; source: string; created_at: Date; clubs: string[];
-}
-
-export async function listingsFeed(db: Executor, q: FeedQuery & { status?: string }): Promise<ListingFeedRow[]> {
-  const dir = sql.raw(q.sortOrder);
-  const { rows } = await sql<ListingFeedRow>`
-    SELECT s.id, n.name, n.token_id, s.price_wei, s.currency_address, s.seller_address, s.status, s.expires_at, s.source, s.created_at, n.clubs
-    FROM (${feedPage(FEEDS.listings, q)}) p JOIN listings s ON s.id = p.id JOIN ens_names n ON n.id = s.ens_name_id
-    ORDER BY p.key ${dir}, p.id ${dir}`.execute(db);
-  return rows;
 }
 
 export interface OfferFeedRow {
@@ -129,14 +111,26 @@ export interface OfferFeedRow {
   status: string; expires_at: Date | null; source: string; created_at: Date; clubs: string[];
 }
 
-export async function offersFeed(db: Executor, q: FeedQuery & { status?: string }): Promise<OfferFeedRow[]> {
+/** The columns of a feed's rows `s` beside their names' (`n.name`, `n.token_id`, `n.clubs`). */
+const FEED_COLUMNS = {
+  sales: sql`s.price_wei, s.currency_address, s.buyer_address, s.seller_address, s.sold_at, s.source, s.tx_hash`,
+  listings: sql`s.price_wei, s.currency_address, s.seller_address, s.status, s.expires_at, s.source, s.created_at`,
+  offers: sql`s.offer_amount_wei, s.currency_address, s.buyer_address, s.status, s.expires_at, s.source, s.created_at`,
+};
+
+/** One page of a feed: its ids (feedPage), then their rows and names, in the page's order. */
+async function feedRows<R>(db: Executor, kind: keyof typeof FEEDS, q: FeedQuery & { status?: string }): Promise<R[]> {
   const dir = sql.raw(q.sortOrder);
-  const { rows } = await sql<OfferFeedRow>`
-    SELECT s.id, n.name, n.token_id, s.offer_amount_wei, s.currency_address, s.buyer_address, s.status, s.expires_at, s.source, s.created_at, n.clubs
-    FROM (${feedPage(FEEDS.offers, q)}) p JOIN offers s ON s.id = p.id JOIN ens_names n ON n.id = s.ens_name_id
+  const { rows } = await sql<R>`
+    SELECT s.id, n.name, n.token_id, ${FEED_COLUMNS[kind]}, n.clubs
+    FROM (${feedPage(FEEDS[kind], q)}) p JOIN ${sql.table(kind)} s ON s.id = p.id JOIN ens_names n ON n.id = s.ens_name_id
     ORDER BY p.key ${dir}, p.id ${dir}`.execute(db);
   return rows;
 }
+
+export const salesFeed = (db: Executor, q: FeedQuery) => feedRows<SaleFeedRow>(db, 'sales', q);
+export const listingsFeed = (db: Executor, q: FeedQuery & { status?: string }) => feedRows<ListingFeedRow>(db, 'listings', q);
+export const offersFeed = (db: Executor, q: FeedQuery & { status?: string }) => feedRows<OfferFeedRow>(db, 'offers', q);
 
 /** Counts of a status-filtered feed, at most `cap` + 1 entries of each status range read (status is not in the rollups). */
 export async function countFeed(db: Executor, kind: 'listings' | 'offers', q: FeedQuery & { status?: string }, cap: number): Promise<number> {
