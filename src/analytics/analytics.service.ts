@@ -23,6 +23,8 @@ import { countFeed, listingsFeed, offersFeed, registrationsFeed, salesFeed, type
  */
 const CACHE_SECONDS = 15;
 const FEED_COUNT_CAP = 100_000;
+/** The longest a page of listings or offers is kept (marketFeedMemo). */
+const MARKET_FEED_MS = 1000;
 
 /** A feed's query as the repository reads it, with its window and status. */
 type FeedQ = FeedQuery & { window: Window; status?: string };
@@ -52,6 +54,17 @@ export class AnalyticsService {
   /** A page of raw rows (with a rollup total): kept until the rollups change, at most FEED_MS. */
   private feedMemo<T>(kind: string, p: object, compute: () => Promise<T>): Promise<T> {
     return answersOf(this.deps.db).get(`analytics:feed:${kind}:${JSON.stringify(p)}`, compute, FEED_MS);
+  }
+
+  /**
+   * A page of listings or offers: kept while no statement has written either table since (the
+   * `market_feed_changes` counter, read per request: a change committed before the request is in
+   * its answer, in every worker) and until the rollups change, at most MARKET_FEED_MS (a page
+   * computed while a change was being committed, or whose rows' end time passed).
+   */
+  private async marketFeedMemo<T>(kind: string, p: object, compute: () => Promise<T>): Promise<T> {
+    const changes = await sql<{ n: string }>`SELECT last_value::text AS n FROM market_feed_changes`.execute(this.deps.db);
+    return answersOf(this.deps.db).get(`analytics:feed:${kind}:${changes.rows[0].n}:${JSON.stringify(p)}`, compute, MARKET_FEED_MS);
   }
 
   /** Short-lived counts of current state (a feed's total by status). */
@@ -251,7 +264,8 @@ export class AnalyticsService {
 
   /**
    * Sales and registrations are written by the chain sync only, so their pages are kept briefly
-   * (feedMemo); listings and offers pages show statuses a user's own action changes, and are not.
+   * (feedMemo); listings and offers pages show statuses a user's own action changes, and are kept
+   * only until either table changes (marketFeedMemo).
    */
   async salesFeed(p: FeedParams) {
     const q = this.feedQuery(p);
@@ -295,6 +309,10 @@ export class AnalyticsService {
 
   async listingsFeed(p: FeedParams) {
     const q = this.feedQuery(p);
+    return this.marketFeedMemo('listings', q, () => this.computeListingsFeed(p, q));
+  }
+
+  private async computeListingsFeed(p: FeedParams, q: FeedQ) {
     const [total, rows] = await this.feedPage('listing', q, this.feedTotal('listings', q), (page) => listingsFeed(this.deps.db, page));
     const now = Date.now();
     return {
@@ -309,6 +327,10 @@ export class AnalyticsService {
 
   async offersFeed(p: FeedParams) {
     const q = this.feedQuery({ ...p, status: p.status === undefined ? undefined : (OFFER_STATUS_ALIAS[p.status] ?? p.status) });
+    return this.marketFeedMemo('offers', q, () => this.computeOffersFeed(p, q));
+  }
+
+  private async computeOffersFeed(p: FeedParams, q: FeedQ) {
     const [total, rows] = await this.feedPage('offer', q, this.feedTotal('offers', q), (page) => offersFeed(this.deps.db, page));
     const now = Date.now();
     return {

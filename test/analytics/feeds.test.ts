@@ -131,6 +131,40 @@ describe('analytics feeds equal their definition', () => {
     assert.equal(await drift(), 0, 'after a delete');
   });
 
+  it('a kept page of listings or offers follows every write of either table at once, whoever writes it', async () => {
+    const { db } = t.container;
+    const ids = async (url: string) => {
+      const res = await t.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 200, show(res));
+      return (body(res).data.results as { id: number }[]).map((r) => r.id);
+    };
+    // limits the property above never asks, so that these pages are this test's own
+    const active = '/api/v1/analytics/listings?period=all&status=active&limit=4';
+    const [first] = await ids(active);
+    // a write outside the service (another worker, the sync): the next request sees it
+    await sql`UPDATE listings SET status = 'cancelled' WHERE id = ${first}`.execute(db);
+    assert.equal((await ids(active)).includes(first), false, 'a cancelled listing left the active page');
+    assert.deepEqual(await ids(active), (await expected('listings', { period: 'all', status: 'active', sortBy: 'date', sortOrder: 'desc', page: 1, limit: 4 })).ids);
+    const dearest = '/api/v1/analytics/offers?period=all&sortBy=price&limit=3';
+    const before = await ids(dearest);
+    const [cheap] = (await sql<{ id: number }>`SELECT id FROM offers WHERE NOT (id = ANY(${before})) ORDER BY id LIMIT 1`.execute(db)).rows;
+    await sql`UPDATE offers SET offer_amount_wei = 10::numeric ^ 30 WHERE id = ${cheap.id}`.execute(db);
+    assert.equal((await ids(dearest))[0], cheap.id, 'a raised offer tops the page sorted by price');
+    // a change that no trigger saw (triggers off for the session) is in the page at most a second later: the page is kept until then
+    const conn = await t.container.pool.connect();
+    try {
+      await conn.query(`SET session_replication_role = replica`);
+      await conn.query(`UPDATE offers SET offer_amount_wei = 1 WHERE id = $1`, [cheap.id]);
+    } finally {
+      await conn.query(`RESET session_replication_role`);
+      conn.release();
+    }
+    assert.equal((await ids(dearest))[0], cheap.id, 'kept');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    assert.notEqual((await ids(dearest))[0], cheap.id, 'at most a second old');
+    await sql`UPDATE listings SET status = 'active' WHERE id = ${first}`.execute(db);
+  });
+
   it('a name\'s orders, sales and registrations follow it into a club and out of it', async () => {
     const { db } = t.container;
     const [row] = (await sql<{ label: string; id: number }>`SELECT n.label, n.id FROM ens_names n WHERE n.clubs = '{}' AND EXISTS (SELECT FROM sales s WHERE s.ens_name_id = n.id)

@@ -15,6 +15,9 @@ const KEPT = 'The service keeps each computed answer until the rollups or snapsh
   'gives, at most a second after a refresh committed (at once in the process that ran it), with one worker or several, with or without Redis.';
 const FEED = 'One page of the raw rows in index order; `total` is the rollup count of the period (without a status filter) or a bounded count.';
 const KEPT_FEED = `${KEPT} Pages of sales and registrations (written by the chain sync only) are kept at most 2 s on top of that.`;
+const KEPT_MARKET = 'A page is kept until a statement writes listings or offers (read per request: a change committed before the request is in ' +
+  'its answer, in every worker) and at most 1 s (a page computed while a change was being committed, or whose rows\' end time passed meanwhile); ' +
+  'the total of a status is counted at most every 15 s.';
 const clubsOf = (q: { 'clubs[]'?: string[]; clubs?: string[] }) => [...(q['clubs[]'] ?? []), ...(q.clubs ?? [])];
 
 export const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -56,11 +59,11 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => sendKept(reply, await analytics.salesFeed({ ...request.query, clubs: clubsOf(request.query) })));
 
   app.get('/analytics/listings', {
-    schema: { tags, summary: 'Listings created in a period', description: FEED, querystring: ListingsFeedQuery, response: { 200: ListingsFeedResponse, ...errors('VALIDATION_ERROR') } },
+    schema: { tags, summary: 'Listings created in a period', description: `${FEED} ${KEPT_MARKET}`, querystring: ListingsFeedQuery, response: { 200: ListingsFeedResponse, ...errors('VALIDATION_ERROR') } },
   }, async (request, reply) => sendKept(reply, await analytics.listingsFeed({ ...request.query, clubs: clubsOf(request.query) })));
 
   app.get('/analytics/offers', {
-    schema: { tags, summary: 'Offers made in a period', description: FEED, querystring: OffersFeedQuery, response: { 200: OffersFeedResponse, ...errors('VALIDATION_ERROR') } },
+    schema: { tags, summary: 'Offers made in a period', description: `${FEED} ${KEPT_MARKET}`, querystring: OffersFeedQuery, response: { 200: OffersFeedResponse, ...errors('VALIDATION_ERROR') } },
   }, async (request, reply) => sendKept(reply, await analytics.offersFeed({ ...request.query, clubs: clubsOf(request.query) })));
 
   app.get('/analytics/user/me', {
