@@ -118,10 +118,11 @@ export class AnalyticsService {
     if (!row) throw new AppError('NOT_FOUND', `club "${club}" does not exist`, { field: 'params.club' });
     const window = windowOf(period);
     const filter: ClubFilter = { kind: 'list', clubs: [club] };
-    const [sales, votes, views, watchlistAdds, totalViews] = await Promise.all([
+    // the period's figures come from the rollups: kept until they change; the current stats are read each time
+    const [sales, votes, views, watchlistAdds, totalViews] = await this.memo(`club:${club}:${period}:${window.end.toISOString()}`, () => Promise.all([
       this.saleSums(window, filter), this.count('vote', window, filter),
       this.count('view', window, filter), this.count('watch', window, filter), this.count('view', windowOf('all'), filter),
-    ]);
+    ]));
     return {
       club,
       period,

@@ -148,6 +148,15 @@ describe('analytics, charts, club holders and counts', () => {
     assert.deepEqual(d.volume, { sales_count: 3, total_volume_wei: E(4).toString(), avg_sale_price_wei: E(2).toString() });
     assert.deepEqual(d.activity, { views: 3, watchlist_adds: 2, votes: 0 });
     assert.deepEqual((await get('/analytics/clubs/999?period=24h')).data.activity, { views: 2, watchlist_adds: 2, votes: 0 });
+    // the period's figures are kept until the rollups change: a new sale of a member is in them after the refresh
+    const { db } = t.container;
+    const member = await db.selectFrom('ens_names').select('id').where(sql<boolean>`'999' = ANY(clubs)`).orderBy('id').executeTakeFirstOrThrow();
+    const added = await sale(db, { nameId: member.id, price: E(2), at: ago(10 * 60_000) });
+    await refresh();
+    assert.deepEqual((await get('/analytics/clubs/999?period=7d')).data.volume, { sales_count: 4, total_volume_wei: E(6).toString(), avg_sale_price_wei: E(2).toString() });
+    await db.deleteFrom('sales').where('id', '=', added.id).execute();
+    await refresh();
+    assert.deepEqual((await get('/analytics/clubs/999?period=7d')).data.volume, d.volume);
     await fails('/analytics/clubs/nosuchclub', 404, 'NOT_FOUND');
   });
 

@@ -62,6 +62,13 @@ test('a parameterized query is prepared once per connection and planned with its
       SELECT current_setting('plan_cache_mode') AS mode, current_setting('jit') AS jit, current_setting('work_mem') AS app, current_setting('jit_above_cost') AS above`.execute(conn);
     // no JIT: compiling costs more than any statement of ours runs
     assert.deepEqual(settings.rows[0], { mode: 'force_custom_plan', jit: 'off', app: '5MB', above: '5000' });
+    // nor parallel workers, even where the planner would find them cheap (starting two cost 40 ms)
+    await sql`SET parallel_setup_cost = 0`.execute(conn);
+    await sql`SET parallel_tuple_cost = 0`.execute(conn);
+    await sql`SET min_parallel_table_scan_size = 0`.execute(conn);
+    const plan = await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT count(*) FROM prep_probe`.execute(conn);
+    for (const s of ['parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size']) await sql`RESET ${sql.raw(s)}`.execute(conn);
+    assert.equal(plan.rows.some((r) => r['QUERY PLAN'].includes('Gather')), false, JSON.stringify(plan.rows));
     // statements without parameters (scripts, SET, BEGIN) are not prepared
     await sql`SELECT count(*) FROM prep_probe`.execute(conn);
     const all = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(conn);
