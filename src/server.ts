@@ -106,6 +106,7 @@ async function main(): Promise<void> {
     }
   }
   app = await buildApp(started);
+  (await import('./lib/ens.js')).warmNormalizer();
   await app.listen({ host: config.host, port: config.port });
   if (cluster.isPrimary) started.logger.info(`ENS market API on http://localhost:${config.port} — reference at /docs`);
 }
