@@ -46,6 +46,11 @@ describe('names', () => {
     assert.deepEqual(await namesOf('/names?sort=name&order=asc'), ['apple.eth', 'banana.eth', 'cherry.eth']);
     assert.deepEqual(await namesOf('/names?sort=expiry&order=asc'), ['banana.eth', 'cherry.eth', 'apple.eth']);
     assert.deepEqual(await namesOf(`/names?owner=${A1}`), ['banana.eth', 'apple.eth']);
+    // an owner's names by name and by price (each its own index, 0053): listed names first, by price
+    assert.deepEqual(await namesOf(`/names?owner=${A1}&sort=name&order=desc`), ['banana.eth', 'apple.eth']);
+    assert.deepEqual(await namesOf(`/names?owner=${A1}&sort=name&order=asc&limit=1&page=2`), ['banana.eth']);
+    assert.deepEqual(await namesOf(`/names?owner=${A1}&sort=price&order=asc`), ['apple.eth', 'banana.eth']);
+    assert.deepEqual(await namesOf(`/names?owner=${A2}&sort=price&order=desc`), ['cherry.eth']);
     assert.deepEqual(await namesOf('/names?status=listed'), ['apple.eth']);
     assert.deepEqual(await namesOf('/names?status=expiring'), ['cherry.eth']);
     assert.deepEqual(await namesOf('/names?status=grace'), ['banana.eth']);
