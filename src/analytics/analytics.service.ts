@@ -63,7 +63,8 @@ export class AnalyticsService {
    * computed while a change was being committed, or whose rows' end time passed).
    */
   private async marketFeedMemo<T>(kind: string, p: object, compute: () => Promise<T>): Promise<T> {
-    const changes = await sql<{ n: string }>`SELECT last_value::text AS n FROM market_feed_changes`.execute(this.deps.db);
+    // before its first nextval the sequence reads last_value 1 too, not yet called
+    const changes = await sql<{ n: string }>`SELECT CASE WHEN is_called THEN last_value ELSE 0 END::text AS n FROM market_feed_changes`.execute(this.deps.db);
     return answersOf(this.deps.db).get(`analytics:feed:${kind}:${changes.rows[0].n}:${JSON.stringify(p)}`, compute, MARKET_FEED_MS);
   }
 
@@ -119,7 +120,7 @@ export class AnalyticsService {
     const window = windowOf(period);
     const filter: ClubFilter = { kind: 'list', clubs: [club] };
     // the period's figures come from the rollups: kept until they change; the current stats are read each time
-    const [sales, votes, views, watchlistAdds, totalViews] = await this.memo(`club:${club}:${period}:${window.end.toISOString()}`, () => Promise.all([
+    const [sales, votes, views, watchlistAdds, totalViews] = await this.memo(`club:${JSON.stringify([club, period, window.end])}`, () => Promise.all([
       this.saleSums(window, filter), this.count('vote', window, filter),
       this.count('view', window, filter), this.count('watch', window, filter), this.count('view', windowOf('all'), filter),
     ]));

@@ -7,6 +7,9 @@ import { refreshRollups } from '../../src/analytics/index.js';
 import { windowOf } from '../../src/analytics/periods.js';
 import { importClub } from '../../src/services/clubs.service.js';
 import { seedDemoData, seedOptionsFrom } from '../../src/seed/seed.js';
+import { addressOf } from '../helpers/accounts.js';
+import { createName } from '../helpers/factories.js';
+import { insertListing, ONE_ETH } from '../helpers/marketplace.js';
 
 type Kind = 'listings' | 'offers' | 'sales';
 const PERIODS = ['24h', '7d', '30d', '90d', '1y', 'all'] as const;
@@ -179,5 +182,24 @@ describe('analytics feeds equal their definition', () => {
     assert.ok(listings.results.length > 0 && listings.results.every((r: { name: string }) => r.name === `${row.label}.eth`), JSON.stringify(listings));
     await importClub(db, 'movers', []);
     assert.equal(Number((await inClub()).rows[0].n), 0);
+  });
+});
+
+describe('a kept page of listings on a database that never had one', () => {
+  let t: TestContext;
+  before(async () => { t = await createTestApp(); });
+  after(async () => { await t?.close(); });
+
+  it('shows the first listing ever written (the change counter moves on its first use too)', async () => {
+    const { db } = t.container;
+    const page = async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/analytics/listings?period=all' });
+      assert.equal(res.statusCode, 200, show(res));
+      return (body(res).data.results as { name: string }[]).map((r) => r.name);
+    };
+    assert.deepEqual(await page(), []);
+    const name = await createName(db, 'first.eth', { owner: addressOf(1) });
+    await insertListing(db, 1, name.id, 'first.eth', ONE_ETH);
+    assert.deepEqual(await page(), ['first.eth']);
   });
 });
