@@ -268,7 +268,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     await namesLoaded;
     await chainLoaded;
     await marketLoaded;
-    await sequencesAndStatistics(pool, WITH_ID, ['trend_windows', 'search_labels', 'name_mints']);
+    await sequencesAndStatistics(pool, WITH_ID, ['trend_windows', 'search_labels', 'name_mints', 'vote_board_counts']);
     progress('(analyzed)');
     await refreshDerived(db, (step) => progress(`(refreshed: ${step})`), { 'trend counters': () => bucketViews(db, now) });
     // The refreshes' tables are planned on their real sizes from the first request, also where
