@@ -103,7 +103,6 @@ export async function activityIds(db: Executor, f: ActivityFilter, offset: numbe
   return { ids: rows.rows.map((r) => r.id), ...count };
 }
 
-
 /**
  * A club's events (with the type and platform filters): ranges of club_activity, one per type,
  * read in index order and merged, and the capped count likewise; the log itself is not read.
