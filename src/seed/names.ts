@@ -50,9 +50,8 @@ export const SUMMARY_COLUMNS = ['highest_offer_wei', 'highest_offer_currency', '
   'listing_price_wei', 'listing_currency', 'listing_created_at', 'listing_expires_at'] as const;
 
 /**
- * The names' hashes, taken in the first pass (the orders of the second need the token ids) and
- * kept as bytes until the names' rows are written in the last: 64 bytes a name instead of three
- * strings.
+ * The names' hashes, taken before the market pass (its orders need the token ids) and kept as
+ * bytes until the names' rows are written: 64 bytes a name instead of three strings.
  */
 export class NameHashes {
   private readonly bytes: Buffer;

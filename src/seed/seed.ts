@@ -212,28 +212,23 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     // The foreign keys to the names stay off until the end: the generator writes no row that refers to nothing.
     for (const t of REFERRING) await park(pool, t, 'foreign keys');
 
-    // First pass over the names: their hashes, registrations and views, a COPY per table side by
-    // side (with the foreign keys parked, nothing waits for the names); the activity log is collected on the way.
+    // The passes run in the order that keeps both cores busy: generating rows is the seed's own
+    // work (one core), loading and indexing them PostgreSQL's. The names' rows (their summaries from
+    // the market and votes) are written before the registrations and views, so that their two
+    // dozen indexes are built while the seed generates those; the activity log comes last.
     const voters = population.others.slice(0, Math.min(20_000, Math.max(300, Math.round(names / 25))));
     const userAddresses = [...demo, ...voters];
     const log = new ActivityLog();
-    const [users, prices, regs, regFeed, views, viewCounts] = await open('users', 'eth_usd_prices', 'registrations', 'registration_feed', 'name_views_daily', 'name_view_counts');
+    const [users, prices] = await open('users', 'eth_usd_prices');
     await writeUsers(new Rng('ens-market demo v1 users'), now, userAddresses, demo.length, users);
-    const registrations = new RegistrationWriter(new Rng('ens-market demo v1 registrations'), new Rng('ens-market demo v1 registration transactions'), regs, regFeed, log,
-      population.names, clubs, options.referrerCode.toLowerCase());
-    const viewer = new ViewGenerator(new Rng('ens-market demo v1 views'), now, population.names, userAddresses.length, demo.length, { views, counts: viewCounts });
-    const hashes = new NameHashes(keccak, population.names.length);
-    for (let i = 0; i < population.names.length; i++) {
-      hashes.add(i, population.names[i]);
-      await registrations.name(i);
-      await viewer.name(i);
-    }
     for (let day = PRICES_FROM / DAY; day <= Math.floor(now / DAY); day++) await prices.add([iso(day * DAY).slice(0, 10), ethUsdOnDay(day).toFixed(2)]);
     const pricesLoaded = commit([users, prices]);
-    const chainLoaded = commit([regs, regFeed, views, viewCounts]);
+    // the orders need the token ids
+    const hashes = new NameHashes(keccak, population.names.length);
+    for (let i = 0; i < population.names.length; i++) hashes.add(i, population.names[i]);
 
-    // Second pass: the market and the votes, collecting what each name's row summarises; listings
-    // are valued in ETH at the latest of the prices, as their trigger would once they are committed.
+    // The market and the votes, collecting what each name's row summarises; listings are valued in
+    // ETH at the latest of the prices, as their trigger would once they are committed.
     await pricesLoaded;
     const hasher = new OrderHasher(keccak);
     const signer = new OrderSigner(accounts, { chainId: options.chainId ?? 1, seaportAddress: options.seaportAddress ?? MAINNET.seaport }, keccak);
@@ -245,10 +240,28 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     for (const n of population.names) await market.name(n);
     await writeVotes(new Rng('ens-market demo v1 votes'), now, userAddresses, demo.length, population.names, votes, voteEvents, log, summaries);
     const marketLoaded = commit([listings, offers, sales, notifications, votes, voteEvents]);
+
+    // The names' rows, summaries included (no update of a million rows after the load), their
+    // indexes and unique keys built before they commit: beside the next pass.
+    const [ensNames] = await open('ens_names');
+    for (let i = 0; i < population.names.length; i++) await writeName(ensNames, i, population.names[i], hashes, clubs, summaries, currencies, now);
+    const namesLoaded = commit([ensNames]);
+
+    // The registrations and views, a COPY per table side by side (with the foreign keys parked,
+    // nothing waits for the names); their events join the activity log.
+    const [regs, regFeed, views, viewCounts] = await open('registrations', 'registration_feed', 'name_views_daily', 'name_view_counts');
+    const registrations = new RegistrationWriter(new Rng('ens-market demo v1 registrations'), new Rng('ens-market demo v1 registration transactions'), regs, regFeed, log,
+      population.names, clubs, options.referrerCode.toLowerCase());
+    const viewer = new ViewGenerator(new Rng('ens-market demo v1 views'), now, population.names, userAddresses.length, demo.length, { views, counts: viewCounts });
+    for (let i = 0; i < population.names.length; i++) {
+      await registrations.name(i);
+      await viewer.name(i);
+    }
+    const chainLoaded = commit([regs, regFeed, views, viewCounts]);
     progress('(generated rows)', log.size);
 
-    // The activity log, oldest first, complete after the second pass, streams beside the names' pass
-    // (which mostly waits on its COPY) while the tables above commit and build their indexes.
+    // The activity log, oldest first, complete now, streams while the tables above commit and
+    // build their indexes.
     const activityLoaded = (async () => {
       const [activityEvents, clubActivity] = await open('activity_events', 'club_activity');
       await log.write(activityEvents, registrations.activityLine, { writer: clubActivity, keysOf: (id) => clubs.activityKeys(id) });
@@ -258,12 +271,6 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
     })();
     activityLoaded.catch(() => undefined);
     beside.push(activityLoaded);
-
-    // Last pass: the names' rows, summaries included (no update of a million rows after the load),
-    // their indexes and unique keys built before they commit.
-    const [ensNames] = await open('ens_names');
-    for (let i = 0; i < population.names.length; i++) await writeName(ensNames, i, population.names[i], hashes, clubs, summaries, currencies, now);
-    const namesLoaded = commit([ensNames]);
 
     await namesLoaded;
     await chainLoaded;
