@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/client.js';
 import { clubCondition, type ClubFilter, type Window } from './periods.js';
-import type { RollupKind } from './rollups.js';
+import type { MarketRollupsTable, RollupKind } from './rollups.js';
 
 /** Sums of rollup rows over a window, all or grouped by one dimension. */
 export interface RollupSums {
@@ -59,12 +59,14 @@ const NEXT_MONTH = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMo
 /**
  * The rollup rows a window sums: its buckets (one index range: the primary key starts with grain,
  * kind, bucket); for a daily window not grouped by bucket, the whole months inside it from the
- * monthly rows and only the days outside them (the first partial month, the current one).
+ * monthly rows and only the days outside them (the first partial month, the current one); for a
+ * daily series of every name, the days' totals (one row per day and source instead of some fifteen).
  */
 function rowsOf(q: SumQuery): RawBuilder<unknown> {
   const start = q.window.start ?? new Date(0);
-  const range = (grain: string, from: Date, to: Date, toInclusive: boolean) =>
+  const range = (grain: MarketRollupsTable['grain'], from: Date, to: Date, toInclusive: boolean) =>
     sql`SELECT * FROM market_rollups WHERE grain = ${grain} AND kind = ${q.kind} AND bucket >= ${from} AND bucket ${sql.raw(toInclusive ? '<=' : '<')} ${to}`;
+  if (q.window.grain === 'day' && q.groupBy === 'bucket' && q.clubs.kind === 'all') return sql`(${range('day_total', start, q.window.end, true)})`;
   if (q.window.grain === 'day' && q.groupBy !== 'bucket') {
     const firstMonth = start.getTime() === MONTH_START(start).getTime() ? start : NEXT_MONTH(start);
     const lastMonth = MONTH_START(q.window.end); // the month of the window's end: partial, from its days

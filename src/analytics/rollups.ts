@@ -8,7 +8,9 @@ import { bumpGeneration, generationChanged } from './answers.js';
  * source, club set, price band and label length. Kinds: sales, listings created, offers made,
  * registrations, vote casts, name page views (one per name, viewer and day, in the hour it was first
  * counted) and watchlist entries still held (in the hour they were added). Long periods sum whole
- * months from the monthly rows (a fifteenth of the daily ones). A refresh recomputes exactly the
+ * months from the monthly rows (a fifteenth of the daily ones); a daily chart of every name reads
+ * the days' totals (`day_total`: one row per day and source, summed over club sets, price bands
+ * and label lengths). A refresh recomputes exactly the
  * hours that triggers marked dirty (rows written, deleted, or whose name changed clubs) from the raw
  * rows, then the days and months containing them from the finer rows, in one transaction: readers
  * see the previous sums until it commits, which also bumps the generation the cached answers
@@ -19,7 +21,7 @@ export type RollupKind = (typeof ROLLUP_KINDS)[number];
 export type Grain = 'hour' | 'day';
 
 export interface MarketRollupsTable {
-  grain: Grain | 'month';
+  grain: Grain | 'month' | 'day_total';
   kind: RollupKind;
   bucket: Date;
   source: string;
@@ -150,6 +152,13 @@ async function recompute(trx: Executor, kind: RollupKind, hours: readonly Date[]
     JOIN market_rollups r ON r.grain = 'hour' AND r.kind = ${kind} AND r.bucket >= d.day AND r.bucket < d.day + interval '1 day'
     GROUP BY kind, date_trunc('day', bucket, 'UTC'), source, clubs, band, name_length
   `.execute(trx);
+  await sql`DELETE FROM market_rollups WHERE grain = 'day_total' AND kind = ${kind} AND bucket = ANY(${days}::timestamptz[])`.execute(trx);
+  await sql`
+    INSERT INTO market_rollups (${COLUMNS})
+    SELECT 'day_total', kind, bucket, source, '{}', -1, 0, ${ROLLED}
+    FROM market_rollups WHERE grain = 'day' AND kind = ${kind} AND bucket = ANY(${days}::timestamptz[])
+    GROUP BY kind, bucket, source
+  `.execute(trx);
   const months = [...new Set(hours.map((h) => startOfUtcMonth(h).toISOString()))];
   await sql`DELETE FROM market_rollups WHERE grain = 'month' AND kind = ${kind} AND bucket = ANY(${months}::timestamptz[])`.execute(trx);
   await sql`
@@ -199,6 +208,13 @@ async function recomputeAll(trx: Executor, kind: RollupKind, params: RollupParam
     FROM market_rollups WHERE grain = 'day' AND kind = ${kind}
     GROUP BY kind, date_trunc('month', bucket, 'UTC'), source, clubs, band, name_length
     ORDER BY 3, 4, 5, 6, 7
+  `.execute(trx);
+  await sql`
+    INSERT INTO market_rollups (${COLUMNS})
+    SELECT 'day_total', kind, bucket, source, '{}', -1, 0, ${ROLLED}
+    FROM market_rollups WHERE grain = 'day' AND kind = ${kind}
+    GROUP BY kind, bucket, source
+    ORDER BY 3, 4
   `.execute(trx);
   return (await sql<{ hours: number }>`SELECT count(DISTINCT bucket)::int AS hours FROM market_rollups WHERE grain = 'hour' AND kind = ${kind}`.execute(trx)).rows[0]?.hours ?? 0;
 }

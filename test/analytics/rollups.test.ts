@@ -22,7 +22,10 @@ async function directAggregate(t: TestContext): Promise<Row[]> {
   const out = new Map<string, Row & { count: number }>();
   const add = (grain: string, kind: string, at: Date, source: string, nameId: number, band: number, len: number, m: { eth?: bigint; cost?: bigint; premium?: bigint; counts?: boolean }) => {
     const bucket = (grain === 'month' ? new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)) : new Date(Math.floor(at.getTime() / (grain === 'hour' ? HOUR : DAY)) * (grain === 'hour' ? HOUR : DAY))).toISOString();
-    const clubs = names.get(nameId)!.clubs.join(',');
+    // a day's total: every club set, price band and label length together
+    const total = grain === 'day_total';
+    const clubs = total ? '' : names.get(nameId)!.clubs.join(',');
+    if (total) [band, len] = [-1, 0];
     const key = [grain, kind, bucket, source, clubs, band, len].join('|');
     const r = out.get(key) ?? { grain, kind, bucket, source, clubs, band, name_length: len, count: 0, eth_count: 0, volume_wei: '0', max_wei: null, min_wei: null, base_cost_wei: '0', premium_wei: '0', premium_count: 0 };
     if (m.counts !== false) r.count += 1;
@@ -41,7 +44,7 @@ async function directAggregate(t: TestContext): Promise<Row[]> {
     out.set(key, r);
   };
   const band = (p: bigint) => PRICE_BANDS.findIndex((b) => b.below === undefined || p < b.below);
-  for (const grain of ['hour', 'day', 'month']) {
+  for (const grain of ['hour', 'day', 'month', 'day_total']) {
     for (const s of await db.selectFrom('sales').selectAll().execute()) {
       const isEth = eth.has(s.currency_address);
       add(grain, 'sale', s.sold_at, s.source, s.ens_name_id, isEth ? band(BigInt(s.price_wei)) : -1, 0, isEth ? { eth: BigInt(s.price_wei) } : {});
