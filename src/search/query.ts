@@ -138,6 +138,9 @@ function orderOf(sort: Sort): RawBuilder<unknown> {
   return sql.join([...SORT_COLUMNS[sort.by].keys.map((k) => sql`${k} ${dir} NULLS LAST`), sql`id ${dir}`]);
 }
 
+/** A label's pairs of consecutive characters as the pair index keys them: byte by byte (0056). */
+const PAIRS = sql`(label_bigrams(label) COLLATE "C")`;
+
 /**
  * Labels containing `part`. Three characters or more are looked up by the trigram index; two by
  * the index of each label's pairs of consecutive characters (0029), which the trigram index cannot
@@ -146,7 +149,7 @@ function orderOf(sort: Sort): RawBuilder<unknown> {
  * pair for a rare one). One character is in too many labels for any index to help.
  */
 function containing(part: string): RawBuilder<unknown> {
-  return [...part].length === 2 ? sql`label_bigrams(label) @> ARRAY[${part}::text]` : infixOf(part);
+  return [...part].length === 2 ? sql`${PAIRS} @> ARRAY[${part}::text]` : infixOf(part);
 }
 
 /**
@@ -159,7 +162,7 @@ function containing(part: string): RawBuilder<unknown> {
  */
 function infixOf(part: string, pairs = separatedPairs(part)): RawBuilder<unknown> {
   const infix = sql`label LIKE ${`%${like(part)}%`}`;
-  return pairs.length === 0 ? infix : sql`${infix} AND label_bigrams(label) @> ${textArray(pairs)}`;
+  return pairs.length === 0 ? infix : sql`${infix} AND ${PAIRS} @> ${textArray(pairs)}`;
 }
 
 /** The text's pairs of consecutive characters (code points, as label_bigrams counts them) that are not both letters or digits. */

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { body, createTestApp, show, type TestContext } from '../helpers/app.js';
 import { addressOf, signIn } from '../helpers/accounts.js';
 import { addListing, addOffer, bulkNames, createSearchName, days } from '../helpers/search.js';
+import { filterConditions } from '../../src/search/query.js';
 
 const E18 = '000000000000000000';
 const names = (res: { body: string }) => (JSON.parse(res.body).data.results as Array<{ name: string }>).map((r) => r.name);
@@ -253,6 +254,17 @@ describe('GET /api/v1/search at scale: capped totals', () => {
     assert.equal(body(few).meta.totalCapped, false);
     const club = await t.app.inject({ method: 'GET', url: '/api/v1/search?clubs=999' });
     assert.deepEqual(names(club), ['999.eth'], show(club));
+  });
+
+  it('looks two characters, and a text\'s pairs around a separator, up in the pair index (else a rare pair reads every name)', async () => {
+    const ctx = { now: new Date(), gracePeriodDays: 90, premiumPeriodDays: 21 };
+    await sql`ANALYZE ens_names`.execute(t.container.db);
+    for (const contains of ['zq', 'a-b', 'x😀y']) {
+      const where = sql.join(filterConditions({ contains }, ctx), sql` AND `);
+      const plan = (await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT id FROM ens_names WHERE searchable AND ${where}`.execute(t.container.db)).rows
+        .map((r) => r['QUERY PLAN']).join('\n');
+      assert.match(plan, /Bitmap Index Scan on ens_names_s_bigram_idx/, `${contains}: ${plan}`);
+    }
   });
 });
 
