@@ -4,15 +4,15 @@ import { ZERO_ADDRESS } from '../lib/address.js';
 import { bumpGeneration, generationChanged } from './answers.js';
 
 /**
- * The market rollups (migrations 0010, 0021 and 0024): hourly, daily and monthly sums per kind,
+ * The market rollups (migrations 0010, 0021, 0024 and 0055): hourly, daily and monthly sums per kind,
  * source, club set, price band and label length. Kinds: sales, listings created, offers made,
  * registrations, vote casts, name page views (one per name, viewer and day, in the hour it was first
  * counted) and watchlist entries still held (in the hour they were added). Long periods sum whole
  * months from the monthly rows (a fifteenth of the daily ones); a daily chart of every name reads
  * the days' totals (`day_total`: one row per day and source, summed over club sets, price bands
- * and label lengths). A refresh recomputes exactly the
- * hours that triggers marked dirty (rows written, deleted, or whose name changed clubs) from the raw
- * rows, then the days and months containing them from the finer rows, in one transaction: readers
+ * and label lengths). A refresh recomputes exactly the hours that triggers marked dirty (rows
+ * written, deleted, or whose name changed clubs) from the raw rows, then the days (and their
+ * totals) and months containing them from the finer rows, in one transaction: readers
  * see the previous sums until it commits, which also bumps the generation the cached answers
  * depend on (answers.ts).
  */
