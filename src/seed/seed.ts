@@ -214,7 +214,7 @@ async function seed(db: Db, options: SeedOptions): Promise<Record<string, number
 
     // The passes run in the order that keeps both cores busy: generating rows is the seed's own
     // work (one core), loading and indexing them PostgreSQL's. The names' rows (their summaries from
-    // the market and votes) are written before the registrations and views, so that their two
+    // the market and votes) are written before the registrations and views, so that their three
     // dozen indexes are built while the seed generates those; the activity log comes last.
     const voters = population.others.slice(0, Math.min(20_000, Math.max(300, Math.round(names / 25))));
     const userAddresses = [...demo, ...voters];
