@@ -235,6 +235,12 @@ describe('analytics, charts, club holders and counts', () => {
     assert.equal(at((await get('/charts/offers?period=1d')).data.points, HOUR)?.total, 1);
     const club = (await get('/charts/offers?period=1d&club=999')).data.points as { total: number }[];
     assert.equal(club.reduce((n, p) => n + p.total, 0), 0, 'the offer is on apple.eth, in no club');
+    // daily points: every name's from the days' totals (four sales of the week), a club's from its days' rows (apple.eth's is not in 999)
+    const daily = async (qs: string) => (await get(`/charts/sales?period=7d${qs}`)).data.points as { total: number; grails: number; opensea: number }[];
+    const sums = (points: { total: number; grails: number; opensea: number }[]) =>
+      points.reduce((n, p) => [n[0] + p.total, n[1] + p.grails, n[2] + p.opensea], [0, 0, 0]);
+    assert.deepEqual(sums(await daily('')), [4, 3, 1]);
+    assert.deepEqual(sums(await daily('&club=999')), [3, 2, 1]);
     await fails('/charts/sales?period=2d', 400, 'VALIDATION_ERROR');
   });
 
